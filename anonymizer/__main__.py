@@ -1,0 +1,5 @@
+import sys
+
+from anonymizer.cli import main
+
+sys.exit(main())

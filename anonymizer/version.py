@@ -1,0 +1,3 @@
+"""The software version recorded in every receipt."""
+
+__version__ = "0.1.0"
