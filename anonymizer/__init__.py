@@ -8,7 +8,18 @@ from anonymizer.types import Detection, Receipt, RewriteResult, Span
 from anonymizer.version import __version__
 
 __all__ = [
-    "AnonymizerError", "Detection", "InvalidSettings", "MechanismUnavailable", "Receipt",
-    "RewriteResult", "Settings", "Span", "__version__", "list_mechanisms", "mechanism_info",
-    "plan", "rewrite", "rewrite_many",
+    "AnonymizerError",
+    "Detection",
+    "InvalidSettings",
+    "MechanismUnavailable",
+    "Receipt",
+    "RewriteResult",
+    "Settings",
+    "Span",
+    "__version__",
+    "list_mechanisms",
+    "mechanism_info",
+    "plan",
+    "rewrite",
+    "rewrite_many",
 ]

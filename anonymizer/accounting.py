@@ -104,10 +104,19 @@ def plan_gaussian_noise(
         return _no_noise_plan(n_chunks, clip_radius, sensitivity, metric_unit, composition)
     if n_chunks == 0:
         return NoisePlan(
-            notion="none", composition=composition, n_chunks=0, sigma=0.0,
-            sensitivity=sensitivity, clip_radius=clip_radius, metric_unit=metric_unit,
-            epsilon_total=0.0, delta_total=0.0, epsilon_per_chunk=None, delta_per_chunk=None,
-            rho=None, statement="No plain-text chunk was released, so nothing was noised.",
+            notion="none",
+            composition=composition,
+            n_chunks=0,
+            sigma=0.0,
+            sensitivity=sensitivity,
+            clip_radius=clip_radius,
+            metric_unit=metric_unit,
+            epsilon_total=0.0,
+            delta_total=0.0,
+            epsilon_per_chunk=None,
+            delta_per_chunk=None,
+            rho=None,
+            statement="No plain-text chunk was released, so nothing was noised.",
         )
     k = n_chunks
     rho = None
@@ -160,10 +169,20 @@ def plan_gaussian_noise(
             "c*u; the guarantee at distance d is eps(d) = get_epsilon_gaussian(sigma/d, delta)."
         )
     return NoisePlan(
-        notion=notion, composition=composition, n_chunks=k, sigma=sigma,
-        sensitivity=sensitivity, clip_radius=clip_radius, metric_unit=metric_unit,
-        epsilon_total=epsilon, delta_total=delta, epsilon_per_chunk=eps_chunk,
-        delta_per_chunk=delta_chunk, rho=rho, statement=statement, caveats=caveats,
+        notion=notion,
+        composition=composition,
+        n_chunks=k,
+        sigma=sigma,
+        sensitivity=sensitivity,
+        clip_radius=clip_radius,
+        metric_unit=metric_unit,
+        epsilon_total=epsilon,
+        delta_total=delta,
+        epsilon_per_chunk=eps_chunk,
+        delta_per_chunk=delta_chunk,
+        rho=rho,
+        statement=statement,
+        caveats=caveats,
         details=details,
     )
 
@@ -172,10 +191,18 @@ def _no_noise_plan(
     n_chunks: int, clip_radius: float, sensitivity: float, unit: float | None, composition: str
 ) -> NoisePlan:
     return NoisePlan(
-        notion="none", composition=composition, n_chunks=n_chunks, sigma=0.0,
-        sensitivity=sensitivity, clip_radius=clip_radius, metric_unit=unit,
-        epsilon_total=math.inf, delta_total=0.0, epsilon_per_chunk=math.inf,
-        delta_per_chunk=0.0, rho=None,
+        notion="none",
+        composition=composition,
+        n_chunks=n_chunks,
+        sigma=0.0,
+        sensitivity=sensitivity,
+        clip_radius=clip_radius,
+        metric_unit=unit,
+        epsilon_total=math.inf,
+        delta_total=0.0,
+        epsilon_per_chunk=math.inf,
+        delta_per_chunk=0.0,
+        rho=None,
         statement="epsilon = inf: no noise was added, so the rewrite carries no privacy "
         "guarantee; the inverter can reproduce the input text, PII included.",
         caveats=["No noise was added (epsilon = inf): this output is not private."],

@@ -39,14 +39,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="reproducible noise: NOT private")
     p.add_argument("--clusters", type=int, default=Settings.n_clusters, dest="n_clusters")
     p.add_argument("--cluster-size", type=int, default=None, dest="cluster_size")
-    p.add_argument("--push", type=parse_float, default=Settings.cluster_push,
-                   dest="cluster_push", help="CluSanT factor k (inf allowed)")
-    p.add_argument("--candidates", type=int, default=Settings.candidates_per_category,
-                   dest="candidates_per_category")
+    p.add_argument(
+        "--push",
+        type=parse_float,
+        default=Settings.cluster_push,
+        dest="cluster_push",
+        help="CluSanT factor k (inf allowed)",
+    )
+    p.add_argument(
+        "--candidates",
+        type=int,
+        default=Settings.candidates_per_category,
+        dest="candidates_per_category",
+    )
     p.add_argument("--sensitive", action="append", default=[], dest="sensitive_words")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument("--plan", action="store_true",
-                   help="detect, segment and account only; print the receipt a rewrite would carry")
+    p.add_argument(
+        "--plan",
+        action="store_true",
+        help="detect, segment and account only; print the receipt a rewrite would carry",
+    )
     p.add_argument("--list-rules", action="store_true")
     p.add_argument("--list-mechanisms", action="store_true")
     return p
@@ -55,13 +67,26 @@ def build_parser() -> argparse.ArgumentParser:
 def _settings_from_args(args: argparse.Namespace) -> Settings:
     whitelist = tuple(c.strip() for c in args.whitelist.split(",") if c.strip())
     return Settings(
-        mechanism=args.mechanism, detector=args.detector, epsilon=args.epsilon,
-        delta=args.delta, clip_radius=args.clip_radius, num_steps=args.num_steps,
-        composition=args.composition, metric_unit=args.metric_unit, redact_pii=args.redact_pii,
-        whitelist_categories=whitelist, allow_list=tuple(args.allow), deny_list=tuple(args.deny),
-        max_len=args.max_len, batch_size=args.batch_size, device=args.device, seed=args.seed,
-        n_clusters=args.n_clusters, cluster_size=args.cluster_size,
-        cluster_push=args.cluster_push, candidates_per_category=args.candidates_per_category,
+        mechanism=args.mechanism,
+        detector=args.detector,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        clip_radius=args.clip_radius,
+        num_steps=args.num_steps,
+        composition=args.composition,
+        metric_unit=args.metric_unit,
+        redact_pii=args.redact_pii,
+        whitelist_categories=whitelist,
+        allow_list=tuple(args.allow),
+        deny_list=tuple(args.deny),
+        max_len=args.max_len,
+        batch_size=args.batch_size,
+        device=args.device,
+        seed=args.seed,
+        n_clusters=args.n_clusters,
+        cluster_size=args.cluster_size,
+        cluster_push=args.cluster_push,
+        candidates_per_category=args.candidates_per_category,
         sensitive_words=tuple(args.sensitive_words),
     )
 
@@ -74,8 +99,10 @@ def _print_rules(as_json: bool) -> None:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for r in rows:
-        print(f"{r['id']:<28} {r['category']:<24} {r['placeholder']:<24} "
-              f"{r['confidence']}  {r['rationale']}")
+        print(
+            f"{r['id']:<28} {r['category']:<24} {r['placeholder']:<24} "
+            f"{r['confidence']}  {r['rationale']}"
+        )
 
 
 def _print_mechanisms(as_json: bool) -> None:
@@ -84,11 +111,17 @@ def _print_mechanisms(as_json: bool) -> None:
     rows = []
     for info in list_mechanisms():
         reason = info.unavailable_reason()
-        rows.append({
-            "name": info.name, "title": info.title, "guarantee": info.guarantee,
-            "needs_gpu": info.needs_gpu, "available": reason is None, "reason": reason,
-            "parameters": list(info.parameters),
-        })
+        rows.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "guarantee": info.guarantee,
+                "needs_gpu": info.needs_gpu,
+                "available": reason is None,
+                "reason": reason,
+                "parameters": list(info.parameters),
+            }
+        )
     if as_json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -121,15 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.plan:
             plan = api.plan(text, settings)
             if args.json:
-                print(json.dumps(jsonable({
-                    "original": text,
-                    "spans": [s.__dict__ for s in plan.spans],
-                    "n_chunks": plan.receipt.n_chunks,
-                    "sigma": plan.receipt.sigma,
-                    "epsilon_per_chunk": plan.receipt.epsilon_per_chunk,
-                    "delta_per_chunk": plan.receipt.delta_per_chunk,
-                    "receipt": receipt_dict(plan.receipt),
-                }), indent=2, ensure_ascii=False))
+                print(
+                    json.dumps(
+                        jsonable(
+                            {
+                                "original": text,
+                                "spans": [s.__dict__ for s in plan.spans],
+                                "n_chunks": plan.receipt.n_chunks,
+                                "sigma": plan.receipt.sigma,
+                                "epsilon_per_chunk": plan.receipt.epsilon_per_chunk,
+                                "delta_per_chunk": plan.receipt.delta_per_chunk,
+                                "receipt": receipt_dict(plan.receipt),
+                            }
+                        ),
+                        indent=2,
+                        ensure_ascii=False,
+                    )
+                )
             else:
                 print(receipt_line(plan.receipt))
                 print(plan.receipt.statement)

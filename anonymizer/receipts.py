@@ -67,24 +67,51 @@ def build_receipt(
     if noise is not None:
         all_caveats.extend(noise.caveats)
         return Receipt(
-            mechanism=mechanism, notion=noise.notion, composition=noise.composition,
-            epsilon_total=noise.epsilon_total, delta_total=noise.delta_total,
-            n_chunks=noise.n_chunks, epsilon_per_chunk=noise.epsilon_per_chunk,
-            delta_per_chunk=noise.delta_per_chunk, rho=noise.rho, sigma=noise.sigma,
-            sensitivity=noise.sensitivity, clip_radius=noise.clip_radius,
-            metric_unit=noise.metric_unit, models=dict(models or {}),
-            seeded=settings.seed is not None, caveats=_unique(all_caveats),
-            created_at=now_iso(), software_version=__version__, input_sha256=sha256_text(text),
-            detector=detector, statement=noise.statement,
+            mechanism=mechanism,
+            notion=noise.notion,
+            composition=noise.composition,
+            epsilon_total=noise.epsilon_total,
+            delta_total=noise.delta_total,
+            n_chunks=noise.n_chunks,
+            epsilon_per_chunk=noise.epsilon_per_chunk,
+            delta_per_chunk=noise.delta_per_chunk,
+            rho=noise.rho,
+            sigma=noise.sigma,
+            sensitivity=noise.sensitivity,
+            clip_radius=noise.clip_radius,
+            metric_unit=noise.metric_unit,
+            models=dict(models or {}),
+            seeded=settings.seed is not None,
+            caveats=_unique(all_caveats),
+            created_at=now_iso(),
+            software_version=__version__,
+            input_sha256=sha256_text(text),
+            detector=detector,
+            statement=noise.statement,
             details={**noise.details, **(details or {})},
         )
     return Receipt(
-        mechanism=mechanism, notion=notion, composition=None, epsilon_total=epsilon_total,
-        delta_total=delta_total, n_chunks=n_chunks, epsilon_per_chunk=None,
-        delta_per_chunk=None, rho=None, sigma=None, sensitivity=None, clip_radius=None,
-        metric_unit=None, models=dict(models or {}), seeded=settings.seed is not None,
-        caveats=_unique(all_caveats), created_at=now_iso(), software_version=__version__,
-        input_sha256=sha256_text(text), detector=detector, statement=statement,
+        mechanism=mechanism,
+        notion=notion,
+        composition=None,
+        epsilon_total=epsilon_total,
+        delta_total=delta_total,
+        n_chunks=n_chunks,
+        epsilon_per_chunk=None,
+        delta_per_chunk=None,
+        rho=None,
+        sigma=None,
+        sensitivity=None,
+        clip_radius=None,
+        metric_unit=None,
+        models=dict(models or {}),
+        seeded=settings.seed is not None,
+        caveats=_unique(all_caveats),
+        created_at=now_iso(),
+        software_version=__version__,
+        input_sha256=sha256_text(text),
+        detector=detector,
+        statement=statement,
         details=dict(details or {}),
     )
 
@@ -147,7 +174,12 @@ def receipt_line(receipt: Receipt) -> str:
 def result_text(result: RewriteResult) -> str:
     """The seed's text output: original, output, and the receipt line."""
     lines = [
-        "=== ORIGINAL ===", result.original, "", "=== OUTPUT ===", result.output, "",
+        "=== ORIGINAL ===",
+        result.original,
+        "",
+        "=== OUTPUT ===",
+        result.output,
+        "",
         receipt_line(result.receipt),
     ]
     lines.extend(f"[caveat] {c}" for c in result.receipt.caveats)
@@ -156,8 +188,11 @@ def result_text(result: RewriteResult) -> str:
 
 def span_dict(span: Span) -> dict[str, Any]:
     return {
-        "text": span.text, "is_pii": span.is_pii, "category": span.category,
-        "placeholder": span.placeholder, "rewritten": span.rewritten,
+        "text": span.text,
+        "is_pii": span.is_pii,
+        "category": span.category,
+        "placeholder": span.placeholder,
+        "rewritten": span.rewritten,
         "chunk_idx": span.chunk_idx,
     }
 
@@ -165,19 +200,21 @@ def span_dict(span: Span) -> dict[str, Any]:
 def result_dict(result: RewriteResult) -> dict[str, Any]:
     """The seed's JSON keys plus the full receipt under `receipt`."""
     r = result.receipt
-    return jsonable({
-        "original": result.original,
-        "output": result.output,
-        "spans": [span_dict(s) for s in result.spans],
-        "epsilon_total": r.epsilon_total,
-        "delta_total": r.delta_total,
-        "epsilon_per_chunk": r.epsilon_per_chunk,
-        "delta_per_chunk": r.delta_per_chunk,
-        "sigma": r.sigma,
-        "clip_radius": r.clip_radius,
-        "n_chunks": r.n_chunks,
-        "receipt": receipt_dict(r),
-    })
+    return jsonable(
+        {
+            "original": result.original,
+            "output": result.output,
+            "spans": [span_dict(s) for s in result.spans],
+            "epsilon_total": r.epsilon_total,
+            "delta_total": r.delta_total,
+            "epsilon_per_chunk": r.epsilon_per_chunk,
+            "delta_per_chunk": r.delta_per_chunk,
+            "sigma": r.sigma,
+            "clip_radius": r.clip_radius,
+            "n_chunks": r.n_chunks,
+            "receipt": receipt_dict(r),
+        }
+    )
 
 
 def receipt_human_text(receipt: Receipt) -> str:

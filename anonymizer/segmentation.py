@@ -150,10 +150,55 @@ def split_sentences(text: str) -> list[str]:
     return _split_at(text, _SENTENCE_FALLBACK) or [text]
 
 
+# Punkt without trained data does not know abbreviations; these are the common English ones.
+_ABBREVIATIONS = {
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "prof",
+    "sr",
+    "jr",
+    "st",
+    "mt",
+    "a.m",
+    "p.m",
+    "e.g",
+    "i.e",
+    "etc",
+    "vs",
+    "inc",
+    "ltd",
+    "co",
+    "corp",
+    "no",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "approx",
+    "dept",
+    "fig",
+    "u.s",
+    "u.k",
+    "ph.d",
+}
+
+
 @cache
 def _punkt():  # type: ignore[no-untyped-def]
     try:
-        from nltk.tokenize.punkt import PunktSentenceTokenizer
+        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
     except ImportError:
         return None
-    return PunktSentenceTokenizer()
+    params = PunktParameters()
+    params.abbrev_types = set(_ABBREVIATIONS)
+    return PunktSentenceTokenizer(params)

@@ -75,8 +75,16 @@ def _jsonable(value: Any) -> Any:
 
 
 _FLOATS = {"epsilon", "delta", "clip_radius", "metric_unit", "cluster_push"}
-_INTS = {"num_steps", "max_len", "seed", "batch_size", "sequence_beam_width", "n_clusters",
-         "cluster_size", "candidates_per_category"}
+_INTS = {
+    "num_steps",
+    "max_len",
+    "seed",
+    "batch_size",
+    "sequence_beam_width",
+    "n_clusters",
+    "cluster_size",
+    "candidates_per_category",
+}
 _TUPLES = {"whitelist_categories", "allow_list", "deny_list", "sensitive_words"}
 _BOOLS = {"redact_pii", "sanitize_general_words"}
 _OPTIONAL = {"metric_unit", "seed", "device", "cluster_size"}
@@ -135,16 +143,23 @@ def _validate(s: Settings) -> None:
         raise InvalidSettings(
             "detector", f"unknown detector {s.detector!r}; use {', '.join(DETECTORS)}"
         )
-    for name, low in (("num_steps", 0), ("max_len", 4), ("batch_size", 1),
-                      ("sequence_beam_width", 0), ("n_clusters", 1),
-                      ("candidates_per_category", 2)):
+    for name, low in (
+        ("num_steps", 0),
+        ("max_len", 4),
+        ("batch_size", 1),
+        ("sequence_beam_width", 0),
+        ("n_clusters", 1),
+        ("candidates_per_category", 2),
+    ):
         value = getattr(s, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise InvalidSettings(name, f"must be an integer >= {low}, got {value!r}")
     if s.cluster_size is not None and (not isinstance(s.cluster_size, int) or s.cluster_size < 1):
         raise InvalidSettings("cluster_size", f"must be an integer >= 1, got {s.cluster_size!r}")
-    if not isinstance(s.cluster_push, (int, float)) or math.isnan(s.cluster_push) or (
-        s.cluster_push < 1
+    if (
+        not isinstance(s.cluster_push, (int, float))
+        or math.isnan(s.cluster_push)
+        or (s.cluster_push < 1)
     ):
         raise InvalidSettings("cluster_push", f"must be >= 1 (inf allowed), got {s.cluster_push!r}")
     if s.seed is not None and (not isinstance(s.seed, int) or s.seed < 0):

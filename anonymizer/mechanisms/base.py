@@ -28,7 +28,10 @@ def detect_and_segment(
 ) -> list[Piece]:
     detections = detect(text, settings, gold=gold)
     return segment(
-        text, detections, redact_pii=settings.redact_pii, max_len=settings.max_len,
+        text,
+        detections,
+        redact_pii=settings.redact_pii,
+        max_len=settings.max_len,
         count_tokens=count_tokens,
     )
 
@@ -40,7 +43,10 @@ def spans_from_pieces(
     rewritten = rewritten or {}
     return [
         Span(
-            text=p.text, is_pii=p.is_pii, category=p.category, placeholder=p.placeholder,
+            text=p.text,
+            is_pii=p.is_pii,
+            category=p.category,
+            placeholder=p.placeholder,
             rewritten=rewritten.get(p.chunk_idx) if p.chunk_idx is not None else None,
             chunk_idx=p.chunk_idx if numbered else None,
         )
@@ -65,6 +71,7 @@ class SequentialBatchMixin:
     ) -> list[RewriteResult]:
         results = []
         for i, text in enumerate(texts):
+
             def scaled(frac: float, stage: str, i: int = i) -> None:
                 report(progress, (i + frac) / len(texts), f"document {i + 1}/{len(texts)}: {stage}")
 

@@ -48,15 +48,24 @@ def plan_embedding_rewrite(
         )
     pieces = detect_and_segment(text, settings, count_tokens=count_tokens, gold=gold)
     noise = plan_gaussian_noise(
-        settings.epsilon, settings.delta, count_chunks(pieces),
-        clip_radius=settings.clip_radius, composition=settings.composition,
+        settings.epsilon,
+        settings.delta,
+        count_chunks(pieces),
+        clip_radius=settings.clip_radius,
+        composition=settings.composition,
         metric_unit=settings.metric_unit,
     )
     if noise.n_chunks:
         caveats.append(K_PUBLIC_CAVEAT)
     receipt = build_receipt(
-        mechanism=mechanism, settings=settings, text=text, notion=noise.notion,
-        statement=noise.statement, noise=noise, models=models, caveats=caveats,
+        mechanism=mechanism,
+        settings=settings,
+        text=text,
+        notion=noise.notion,
+        statement=noise.statement,
+        noise=noise,
+        models=models,
+        caveats=caveats,
         details={"max_len": settings.max_len, "num_steps": settings.num_steps},
     )
     return EmbeddingPlan(pieces, noise, receipt)

@@ -40,7 +40,10 @@ class RedactMechanism(SequentialBatchMixin):
             if span.is_pii:
                 counts[span.category] = counts.get(span.category, 0) + 1
         return build_receipt(
-            mechanism=NAME, settings=settings, text=text, notion="none",
+            mechanism=NAME,
+            settings=settings,
+            text=text,
+            notion="none",
             statement="Placeholder redaction only: detected PII spans were replaced by "
             "category placeholders and all other text was released unchanged. This carries "
             "no formal privacy guarantee.",

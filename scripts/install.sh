@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install system packages and the Python environment (.venv) for this project.
+# Usage: scripts/install.sh [extra Debian packages...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(redis-server "$@")
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "==> apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null || PYTHON=python3
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv with $PYTHON"
+  "$PYTHON" -m venv .venv
+fi
+echo "==> pip install (constraints.txt keeps the CPU torch wheel)"
+.venv/bin/pip install -q -c constraints.txt -e '.[ml,test]'
+# vec2text 0.0.13 declares heavy unpinned dependencies inference does not need; the ones
+# it imports are listed in the ml extra, so it is installed without its own.
+.venv/bin/pip install -q -c constraints.txt --no-deps vec2text==0.0.13

@@ -1,0 +1,160 @@
+"""Shared fixtures: media in a temp dir, users alice/bob/charlie, real Redis and Celery worker."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+
+
+@pytest.fixture(autouse=True)
+def _media_in_tmp(request, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    if "settings" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        settings = request.getfixturevalue("settings")
+        settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def alice(django_user_model):  # type: ignore[no-untyped-def]
+    return django_user_model.objects.create_user("alice", password="alice-password-1")
+
+
+@pytest.fixture
+def bob(django_user_model):  # type: ignore[no-untyped-def]
+    return django_user_model.objects.create_user("bob", password="bob-password-1")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> str:  # type: ignore[no-untyped-def]
+    """A real redis-server on a free loopback port, for the whole test session."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed; run scripts/test.sh (it installs it)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path_factory.mktemp("redis")),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+
+    def ready() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    wait_for(ready, 10, "redis-server")
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(redis_url, django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """A real `celery worker` process on the `gpu` queue, sharing the test database file."""
+    from django.db import connection
+
+    from worker.celery_app import app
+
+    with django_db_blocker.unblock():
+        db_name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite" and (
+        ":memory:" in str(db_name) or "mode=memory" in str(db_name)
+    ):
+        pytest.fail("integration tests need a file database (set TEST NAME in settings)")
+    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = {
+        **os.environ,
+        "CELERY_BROKER_URL": redis_url,
+        "DATABASE_URL": _database_url(connection.settings_dict, db_name),
+        "DJANGO_SETTINGS_MODULE": "webapp.settings",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = open(log_path, "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "worker.celery_app",
+            "worker",
+            "-Q",
+            "gpu",
+            "--concurrency",
+            "1",
+            "--pool",
+            "prefork",
+            "--loglevel",
+            "INFO",
+            "--hostname",
+            f"test-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    app.conf.broker_url = redis_url
+    wait_for(
+        lambda: "ready." in log_path.read_text() or proc.poll() is not None,
+        90,
+        "the celery worker to start",
+    )
+    if proc.poll() is not None:
+        pytest.fail(f"celery worker exited:\n{log_path.read_text()[-4000:]}")
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def _database_url(settings_dict: dict, name: str) -> str:
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{name}"
+    user, password = settings_dict.get("USER", ""), settings_dict.get("PASSWORD", "")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host, port = settings_dict.get("HOST") or "127.0.0.1", settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{name}"

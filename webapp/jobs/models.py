@@ -1,0 +1,116 @@
+"""Documents, rewrite jobs and their receipts; every row belongs to one user."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Document(models.Model):
+    """A submitted text. Its text can be purged (by its owner or retention) while its jobs stay."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="documents"
+    )
+    name = models.CharField(max_length=255)
+    source = models.CharField(max_length=16, default="paste")  # paste | txt | md | docx | pdf
+    text = models.TextField(blank=True)
+    sha256 = models.CharField(max_length=64)
+    n_chars = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    purged_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_purged(self) -> bool:
+        return self.purged_at is not None
+
+
+class RewriteJob(models.Model):
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    FINAL_STATES = (State.SUCCEEDED, State.FAILED, State.CANCELLED)
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="jobs"
+    )
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="jobs")
+    mechanism = models.CharField(max_length=64, db_index=True)
+    settings = models.JSONField(default=dict)
+    state = models.CharField(
+        max_length=16, choices=State.choices, default=State.QUEUED, db_index=True
+    )
+    progress = models.FloatField(default=0.0)
+    stage = models.CharField(max_length=128, default="queued")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    output = models.TextField(blank=True)
+    spans = models.JSONField(default=list, blank=True)
+    epsilon = models.FloatField(null=True, blank=True)
+    delta = models.FloatField(null=True, blank=True)
+    n_chunks = models.PositiveIntegerField(null=True, blank=True)
+    noised_release = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"job {self.pk} ({self.mechanism}, {self.state})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in self.FINAL_STATES
+
+    @property
+    def percent(self) -> int:
+        return round(self.progress * 100)
+
+
+class Receipt(models.Model):
+    """The privacy receipt of a succeeded job. Append-only, hash-chained per user."""
+
+    job = models.OneToOneField(RewriteJob, on_delete=models.PROTECT, related_name="receipt")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="receipts"
+    )
+    payload = models.JSONField()
+    sha256 = models.CharField(max_length=64, unique=True)
+    prev_sha256 = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "prev_sha256"],
+                name="receipt_chain_has_no_forks",
+                condition=~Q(prev_sha256=""),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"receipt for job {self.job_id}"
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("receipts are append-only and cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise ValueError("receipts are append-only and cannot be deleted")

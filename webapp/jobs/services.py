@@ -1,0 +1,193 @@
+"""Job lifecycle: submit, claim, progress, complete, fail, cancel. Views and tasks call these.
+
+State changes are transactional; the task is enqueued only after the transaction commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import timedelta
+
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from anonymizer import RewriteResult, Settings
+from anonymizer.errors import Cancelled
+from anonymizer.receipts import canonical_json, receipt_dict, span_dict
+from webapp.jobs.models import Document, Receipt, RewriteJob
+
+log = logging.getLogger(__name__)
+State = RewriteJob.State
+REWRITE_TASK = "worker.tasks.rewrite"
+
+
+class CancelledByUser(Cancelled):
+    """The job's owner asked it to stop."""
+
+
+def enqueue_rewrite(job_id: int) -> None:
+    from worker.celery_app import app
+
+    app.send_task(REWRITE_TASK, args=[job_id], queue="gpu")
+
+
+def create_document(user, *, name: str, text: str, source: str = "paste") -> Document:  # type: ignore[no-untyped-def]
+    return Document.objects.create(
+        owner=user,
+        name=name[:255] or "untitled",
+        source=source,
+        text=text,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        n_chars=len(text),
+    )
+
+
+def submit_job(user, document: Document, rewrite_settings: Settings) -> RewriteJob:  # type: ignore[no-untyped-def]
+    """Store a queued job for the user's document and enqueue it after commit."""
+    if document.owner_id != user.pk:
+        raise PermissionError("document belongs to another user")
+    with transaction.atomic():
+        job = RewriteJob.objects.create(
+            owner=user,
+            document=document,
+            mechanism=rewrite_settings.mechanism,
+            settings=rewrite_settings.to_dict(),
+            epsilon=_finite_or_none(rewrite_settings.epsilon),
+            delta=rewrite_settings.delta,
+        )
+        transaction.on_commit(lambda: enqueue_rewrite(job.pk))
+    log.info("job %s queued (mechanism=%s, doc=%s)", job.pk, job.mechanism, document.pk)
+    return job
+
+
+def submit_text(
+    user,
+    *,
+    name: str,
+    text: str,
+    rewrite_settings: Settings,  # type: ignore[no-untyped-def]
+    source: str = "paste",
+) -> RewriteJob:
+    with transaction.atomic():
+        document = create_document(user, name=name, text=text, source=source)
+        return submit_job(user, document, rewrite_settings)
+
+
+def claim_job(job_id: int) -> RewriteJob | None:
+    """Move a queued job to running exactly once; a re-delivered message gets None."""
+    now = timezone.now()
+    claimed = RewriteJob.objects.filter(pk=job_id, state=State.QUEUED).update(
+        state=State.RUNNING, started_at=now, heartbeat_at=now, stage="starting", progress=0.0
+    )
+    if not claimed:
+        return None
+    return RewriteJob.objects.select_related("document").get(pk=job_id)
+
+
+def record_progress(job_id: int, fraction: float, stage: str) -> None:
+    """Store progress and heartbeat; raise CancelledByUser if the owner asked to stop."""
+    RewriteJob.objects.filter(pk=job_id, state=State.RUNNING).update(
+        progress=min(max(fraction, 0.0), 1.0), stage=stage[:128], heartbeat_at=timezone.now()
+    )
+    if RewriteJob.objects.filter(pk=job_id, cancel_requested=True).exists():
+        raise CancelledByUser()
+
+
+def complete_job(job_id: int, result: RewriteResult) -> RewriteJob:
+    """Store output and receipt (hash-chained to the previous one) in one transaction."""
+    with transaction.atomic():
+        job = RewriteJob.objects.select_for_update().get(pk=job_id)
+        if job.state != State.RUNNING:
+            log.warning("job %s is %s, not running; result dropped", job_id, job.state)
+            return job
+        payload = receipt_dict(result.receipt)
+        previous = (
+            Receipt.objects.filter(owner_id=job.owner_id).order_by("-created_at", "-pk").first()
+        )
+        prev_sha = previous.sha256 if previous else ""
+        Receipt.objects.create(
+            job=job,
+            owner_id=job.owner_id,
+            payload=payload,
+            sha256=receipt_hash(payload, prev_sha, job.pk, job.owner_id),
+            prev_sha256=prev_sha,
+        )
+        job.output = result.output
+        job.spans = [span_dict(s) for s in result.spans]
+        job.n_chunks = result.receipt.n_chunks
+        job.noised_release = bool(result.receipt.sigma)
+        job.state = State.SUCCEEDED
+        job.progress = 1.0
+        job.stage = "done"
+        job.finished_at = timezone.now()
+        job.save(
+            update_fields=[
+                "output",
+                "spans",
+                "n_chunks",
+                "noised_release",
+                "state",
+                "progress",
+                "stage",
+                "finished_at",
+            ]
+        )
+    log.info("job %s succeeded (K=%s)", job_id, job.n_chunks)
+    return job
+
+
+def receipt_hash(payload: dict, prev_sha256: str, job_id: int, owner_id: int) -> str:
+    """SHA-256 over the canonical JSON of the receipt and its link to the previous one."""
+    body = canonical_json(
+        {"receipt": payload, "prev_sha256": prev_sha256, "job": job_id, "owner": owner_id}
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def fail_job(job_id: int, reason: str) -> None:
+    updated = (
+        RewriteJob.objects.filter(pk=job_id)
+        .exclude(state__in=RewriteJob.FINAL_STATES)
+        .update(state=State.FAILED, error=reason[:2000], finished_at=timezone.now(), stage="failed")
+    )
+    if updated:
+        log.info("job %s failed: %s", job_id, reason[:200])
+
+
+def finish_cancelled(job_id: int) -> None:
+    RewriteJob.objects.filter(pk=job_id).exclude(state__in=RewriteJob.FINAL_STATES).update(
+        state=State.CANCELLED, finished_at=timezone.now(), stage="cancelled"
+    )
+
+
+def cancel_job(job: RewriteJob) -> RewriteJob:
+    """Cancel a queued job now; ask a running one to stop at its next step."""
+    now = timezone.now()
+    if RewriteJob.objects.filter(pk=job.pk, state=State.QUEUED).update(
+        state=State.CANCELLED, cancel_requested=True, finished_at=now, stage="cancelled"
+    ):
+        pass
+    else:
+        RewriteJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
+            cancel_requested=True, stage=F("stage")
+        )
+    job.refresh_from_db()
+    return job
+
+
+def fail_stale_jobs() -> int:
+    """Fail running jobs whose worker stopped sending heartbeats (it died or was killed)."""
+    cutoff = timezone.now() - timedelta(seconds=django_settings.JOB_HEARTBEAT_STALE_SECONDS)
+    return RewriteJob.objects.filter(state=State.RUNNING, heartbeat_at__lt=cutoff).update(
+        state=State.FAILED,
+        finished_at=timezone.now(),
+        stage="failed",
+        error="The worker processing this job stopped responding; please resubmit.",
+    )
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if x != float("inf") else None

@@ -1,0 +1,26 @@
+"""The Celery app, configured from Django settings (namespace CELERY); one `gpu` queue."""
+
+from __future__ import annotations
+
+import os
+
+import django
+from celery import Celery
+from celery.signals import worker_ready
+from kombu import Queue
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
+django.setup()
+
+app = Celery("anonymizer")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.task_queues = (Queue("gpu"),)
+app.conf.task_routes = {"worker.tasks.*": {"queue": "gpu"}}
+app.conf.include = ["worker.tasks"]
+
+
+@worker_ready.connect
+def _reap_stale_jobs(**_: object) -> None:
+    from webapp.jobs.services import fail_stale_jobs
+
+    fail_stale_jobs()
