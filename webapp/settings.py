@@ -39,6 +39,17 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """A float; "inf" is accepted (e.g. no budget cap)."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from None
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
@@ -66,6 +77,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "webapp.jobs",
+    "webapp.ledger",
 ]
 
 MIDDLEWARE = [
@@ -149,6 +161,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
 DOCUMENT_RETENTION_DAYS = env_int("ANONYMIZER_DOCUMENT_RETENTION_DAYS", 30)
 
+# Privacy budget: the cap (ε_B, δ_B) a new user gets; admins change it per user or the default.
+DEFAULT_BUDGET_EPSILON = env_float("ANONYMIZER_DEFAULT_BUDGET_EPSILON", 64.0)  # inf: no cap
+DEFAULT_BUDGET_DELTA = env_float("ANONYMIZER_DEFAULT_BUDGET_DELTA", 1e-3)
+if not DEFAULT_BUDGET_EPSILON > 0:
+    raise ImproperlyConfigured("ANONYMIZER_DEFAULT_BUDGET_EPSILON must be > 0 (or inf)")
+if not 0 <= DEFAULT_BUDGET_DELTA < 1:
+    raise ImproperlyConfigured("ANONYMIZER_DEFAULT_BUDGET_DELTA must lie in [0, 1)")
+
 # Celery (read by worker/celery_app.py with namespace="CELERY")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 CELERY_RESULT_BACKEND = None
@@ -165,6 +185,8 @@ CELERY_TASK_TIME_LIMIT = env_int("ANONYMIZER_TASK_TIME_LIMIT", 1900)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 JOB_HEARTBEAT_STALE_SECONDS = env_int("ANONYMIZER_JOB_STALE_SECONDS", 300)
+# Queued jobs with identical settings that one task claims and runs as one batch.
+WORKER_BATCH_JOBS = env_int("ANONYMIZER_WORKER_BATCH_JOBS", 8)
 
 LOGGING = {
     "version": 1,

@@ -20,7 +20,10 @@ app.conf.include = ["worker.tasks"]
 
 
 @worker_ready.connect
-def _reap_stale_jobs(**_: object) -> None:
+def _housekeeping(**_: object) -> None:
+    """Fail jobs whose worker died, and purge originals past the retention period."""
+    from webapp.jobs.retention import purge_expired_documents
     from webapp.jobs.services import fail_stale_jobs
 
     fail_stale_jobs()
+    purge_expired_documents()

@@ -1,4 +1,8 @@
-"""Celery tasks: take a job id, claim it once, run anonymizer, hand the result to a service."""
+"""Celery tasks: take a job id, claim it once, run anonymizer, hand the result to a service.
+
+When other jobs with identical settings are waiting, the task claims them too and runs them
+through the mechanism's batched `rewrite_many` path.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +11,29 @@ import time
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings as django_settings
 
 from anonymizer import AnonymizerError, Settings
-from anonymizer.api import rewrite as run_rewrite
-from webapp.jobs import services
+from anonymizer.api import rewrite_many
+from webapp.jobs import batching, services
+from webapp.jobs.retention import purge_expired_documents
 
 log = logging.getLogger(__name__)
 PROGRESS_INTERVAL_S = 1.0
 
 
 class ThrottledProgress:
-    """Writes progress to the job row at most about once a second (first and last always)."""
+    """Writes progress to the jobs' rows at most about once a second (first and last always)."""
 
-    def __init__(self, job_id: int) -> None:
-        self.job_id = job_id
+    def __init__(self, job_ids: list[int]) -> None:
+        self.job_ids = job_ids
         self.last = 0.0
 
     def __call__(self, fraction: float, stage: str) -> None:
         now = time.monotonic()
         if now - self.last >= PROGRESS_INTERVAL_S or fraction >= 1.0 or self.last == 0.0:
             self.last = now
-            services.record_progress(self.job_id, fraction, stage)
+            batching.record_batch_progress(self.job_ids, fraction, stage)
 
 
 @shared_task(name="worker.tasks.rewrite", acks_late=True, reject_on_worker_lost=True)
@@ -36,24 +42,47 @@ def rewrite(job_id: int) -> None:
     if job is None:
         log.info("job %s not claimable (already taken or cancelled)", job_id)
         return
+    batch = [job, *batching.claim_companions(job, django_settings.WORKER_BATCH_JOBS - 1)]
+    _run_batch(batch)
+    purge_expired_documents()
+
+
+def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
+    """Rewrite the claimed jobs together; a bad document fails only its own job."""
+    ids = [j.pk for j in batch]
     started = time.monotonic()
     try:
-        settings = Settings.from_mapping(job.settings)
-        services.record_progress(job_id, 0.0, "detecting")
-        result = run_rewrite(job.document.text, settings, progress=ThrottledProgress(job_id))
+        settings = Settings.from_mapping(batch[0].settings)
+        batching.record_batch_progress(ids, 0.0, "detecting")
+        results = rewrite_many(
+            [j.document.text for j in batch], settings, progress=ThrottledProgress(ids)
+        )
     except services.CancelledByUser:
-        services.finish_cancelled(job_id)
-        log.info("job %s cancelled after %.1fs", job_id, time.monotonic() - started)
+        stopped = batching.cancelled_ids(ids)
+        for jid in stopped:
+            services.finish_cancelled(jid)
+        batching.requeue([jid for jid in ids if jid not in stopped])
+        log.info("jobs %s cancelled after %.1fs", sorted(stopped), time.monotonic() - started)
         return
     except AnonymizerError as exc:
-        services.fail_job(job_id, str(exc))
+        if len(batch) > 1:
+            for single in batch:
+                _run_batch([single])
+            return
+        _fail_all(ids, str(exc))
         return
     except SoftTimeLimitExceeded:
-        services.fail_job(job_id, "The job took longer than the time limit and was stopped.")
+        _fail_all(ids, "The job took longer than the time limit and was stopped.")
         return
-    except Exception as exc:  # the job must end failed with a reason, never stuck running
-        log.exception("job %s crashed", job_id)
-        services.fail_job(job_id, f"Internal error while rewriting ({type(exc).__name__}).")
+    except Exception as exc:  # a job must end failed with a reason, never stuck running
+        log.exception("jobs %s crashed", ids)
+        _fail_all(ids, f"Internal error while rewriting ({type(exc).__name__}).")
         return
-    services.complete_job(job_id, result)
-    log.info("job %s done in %.1fs", job_id, time.monotonic() - started)
+    for batch_job, result in zip(batch, results, strict=True):
+        services.complete_job(batch_job.pk, result)
+    log.info("jobs %s done in %.1fs", ids, time.monotonic() - started)
+
+
+def _fail_all(job_ids: list[int], reason: str) -> None:
+    for job_id in job_ids:
+        services.fail_job(job_id, reason)

@@ -5,6 +5,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.helpers import choose_mechanism
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -13,7 +15,7 @@ def test_a_user_rewrites_pasted_text_and_downloads_the_receipt(
 ):
     page = logged_in
     page.fill("textarea[name=text]", "Hello, please write to jane.doe@example.com soon.")
-    page.select_option("select[name=mechanism]", "redact")
+    choose_mechanism(page, "redact")
     page.select_option("select[name=detector]", "regex")
     screenshot("skeleton-submit")
     page.click("#submit-button")

@@ -63,3 +63,29 @@ def test_a_failing_job_keeps_its_document_and_says_why(celery_worker_process, al
         pytest.skip("worker consumed the job before the settings were changed")
     assert job.state == "failed" and "no-such-mechanism" in job.error
     assert job.document.text == "hello"
+
+
+def test_one_message_runs_all_queued_jobs_with_the_same_settings_as_a_batch(
+    celery_worker_process, alice, monkeypatch
+):
+    same = Settings(mechanism="redact", detector="regex")
+    monkeypatch.setattr("webapp.jobs.services.enqueue_rewrite", lambda job_id: None)
+    jobs = [
+        services.submit_text(
+            alice, name=f"n{i}.txt", text=f"mail user{i}@example.com", rewrite_settings=same
+        )
+        for i in range(3)
+    ]
+    other = services.submit_text(
+        alice,
+        name="o.txt",
+        text="mail x@example.com",
+        rewrite_settings=Settings(
+            mechanism="redact", detector="regex", allow_list=("x@example.com",)
+        ),
+    )
+    monkeypatch.undo()
+    services.enqueue_rewrite(jobs[0].pk)  # only the first job's message is sent
+    finished = [wait_until_finished(j.pk) for j in jobs]
+    assert [j.output for j in finished] == ["mail [EMAIL]"] * 3
+    assert RewriteJob.objects.get(pk=other.pk).state == "queued"  # different settings

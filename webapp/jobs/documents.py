@@ -6,6 +6,7 @@ Every rejection raises DocumentError with a sentence a user can act on; nothing 
 from __future__ import annotations
 
 import io
+import zipfile
 from pathlib import PurePath
 
 from django.conf import settings
@@ -80,7 +81,7 @@ def _docx_text(data: bytes, filename: str) -> str:
 
     try:
         document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, KeyError, ValueError, OSError) as exc:
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
         raise DocumentError(f"{filename!r} is not a readable .docx file ({exc}).") from None
     paragraphs = [p.text for p in document.paragraphs]
     for table in document.tables:

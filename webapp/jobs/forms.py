@@ -1,124 +1,243 @@
-"""The submit form: a text or a file, a mechanism, and that mechanism's settings."""
+"""The submit form: a text or a file, a mechanism, and only the settings that mechanism takes.
+
+Parameter fields are built from the mechanism registry, so a newly registered mechanism
+appears in the form with its own parameters and no change here.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from django import forms
 
-from anonymizer import InvalidSettings, Settings, list_mechanisms
+from anonymizer import InvalidSettings, Settings, list_mechanisms, mechanism_info
 from anonymizer.detection.categories import CATEGORIES
-from anonymizer.settings import COMPOSITIONS, DETECTORS
+from anonymizer.registry import MechanismInfo
+from anonymizer.settings import COMPOSITIONS, DETECTORS, parse_float
 from webapp.jobs.documents import DocumentError, check_text, extract_text
 
 USER_DETECTORS = [d for d in DETECTORS if d != "gold"]
+DEFAULTS = Settings(mechanism="redact")
+
+
+class EpsilonField(forms.CharField):
+    """A positive float or 'inf' (no noise, no guarantee)."""
+
+    def to_python(self, value):  # type: ignore[no-untyped-def]
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            number = parse_float(value)
+        except ValueError:
+            raise forms.ValidationError("Enter a number, or inf for no noise.") from None
+        if math.isnan(number) or number <= 0:
+            raise forms.ValidationError("ε must be a number > 0 (or inf for no noise).")
+        return number
+
+
+def _lines(label: str, help_text: str) -> Callable[[], forms.Field]:
+    return lambda: forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label=label,
+        help_text=help_text,
+    )
+
+
+PARAMETER_FIELDS: dict[str, Callable[[], forms.Field]] = {
+    "epsilon": lambda: EpsilonField(
+        initial="16", label="ε", help_text="Privacy budget for the whole document; inf = no noise."
+    ),
+    "delta": lambda: forms.FloatField(
+        initial=DEFAULTS.delta, label="δ", help_text="Must lie strictly between 0 and 1."
+    ),
+    "clip_radius": lambda: forms.FloatField(
+        initial=DEFAULTS.clip_radius,
+        label="clip radius C",
+        help_text="Embeddings are clipped to this L2 norm.",
+    ),
+    "num_steps": lambda: forms.IntegerField(
+        initial=DEFAULTS.num_steps, min_value=0, max_value=100, label="corrector steps"
+    ),
+    "composition": lambda: forms.ChoiceField(
+        choices=[(c, c) for c in COMPOSITIONS],
+        initial=DEFAULTS.composition,
+        help_text="basic: ε/K per chunk; zcdp: Bun–Steinke; gdp: exact Gaussian composition.",
+    ),
+    "metric_unit": lambda: forms.FloatField(
+        required=False,
+        label="metric unit u",
+        help_text="Empty: worst-case DP. A number: d-privacy at that L2 distance (weaker).",
+    ),
+    "redact_pii": lambda: forms.BooleanField(
+        required=False, initial=True, label="replace detected PII with placeholders"
+    ),
+    "detector": lambda: forms.ChoiceField(
+        choices=[(d, d) for d in USER_DETECTORS], initial=DEFAULTS.detector
+    ),
+    "whitelist_categories": lambda: forms.MultipleChoiceField(
+        choices=[(c, c) for c in CATEGORIES],
+        required=False,
+        label="keep these categories",
+        widget=forms.SelectMultiple(attrs={"size": 5}),
+    ),
+    "allow_list": _lines("never redact", "One string per line."),
+    "deny_list": _lines("always redact", "One string per line."),
+    "sensitive_words": _lines("also sanitize", "Extra sensitive words, one per line."),
+    "n_clusters": lambda: forms.IntegerField(
+        initial=DEFAULTS.n_clusters, min_value=1, label="number of clusters"
+    ),
+    "cluster_size": lambda: forms.IntegerField(
+        required=False, min_value=1, label="cluster size h (overrides clusters)"
+    ),
+    "cluster_push": lambda: EpsilonField(
+        initial=str(DEFAULTS.cluster_push), label="cluster push k (inf allowed)"
+    ),
+    "candidates_per_category": lambda: forms.IntegerField(
+        initial=DEFAULTS.candidates_per_category,
+        min_value=2,
+        max_value=50_000,
+        label="candidates per category",
+    ),
+    "sanitize_general_words": lambda: forms.BooleanField(
+        required=False, label="also sanitize general words (SanText vocabulary)"
+    ),
+    "seed": lambda: forms.IntegerField(
+        required=False,
+        min_value=0,
+        label="seed (testing only)",
+        help_text="A seeded run is reproducible and therefore NOT private.",
+    ),
+}
 
 
 def mechanism_choices() -> list[tuple[str, str]]:
     choices = []
     for info in list_mechanisms():
-        reason = info.unavailable_reason()
         label = f"{info.title} — {info.guarantee}"
-        if reason:
-            label += " (unavailable)"
+        if not info.available:
+            label += " (unavailable here)"
         choices.append((info.name, label))
     return choices
 
 
 def default_mechanism() -> str:
-    for info in list_mechanisms():
-        if info.name == "dp-embed-invert" and info.available:
-            return info.name
+    infos = {i.name: i for i in list_mechanisms()}
+    if "dp-embed-invert" in infos and infos["dp-embed-invert"].available:
+        return "dp-embed-invert"
     return "redact"
+
+
+def chosen_mechanism(data) -> MechanismInfo:  # type: ignore[no-untyped-def]
+    """The mechanism named in the request data, or the default one."""
+    name = (data or {}).get("mechanism") or default_mechanism()
+    try:
+        return mechanism_info(name)
+    except InvalidSettings:
+        return mechanism_info(default_mechanism())
 
 
 class SubmitForm(forms.Form):
     name = forms.CharField(max_length=255, required=False, label="Document name")
     text = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 12}), required=False, strip=False, label="Paste text"
+        widget=forms.Textarea(attrs={"rows": 14}), required=False, strip=False, label="Paste text"
     )
     file = forms.FileField(required=False, label="…or upload .txt, .md, .docx or .pdf")
+    document = forms.IntegerField(required=False, widget=forms.HiddenInput)
     mechanism = forms.ChoiceField(choices=())
-    epsilon = forms.CharField(initial="16", label="ε (document)")
-    delta = forms.FloatField(initial=1e-3, label="δ (document)")
-    clip_radius = forms.FloatField(initial=1.5, label="clip radius C")
-    num_steps = forms.IntegerField(initial=5, min_value=0, max_value=100, label="corrector steps")
-    composition = forms.ChoiceField(choices=[(c, c) for c in COMPOSITIONS], initial="basic")
-    metric_unit = forms.FloatField(required=False, label="metric unit u (d-privacy)")
-    redact_pii = forms.BooleanField(required=False, initial=True, label="redact detected PII")
-    detector = forms.ChoiceField(choices=[(d, d) for d in USER_DETECTORS], initial="regex")
-    whitelist_categories = forms.MultipleChoiceField(
-        choices=[(c, c) for c in CATEGORIES],
-        required=False,
-        label="keep these categories",
-        widget=forms.SelectMultiple(attrs={"size": 6}),
-    )
-    allow_list = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}),
-        required=False,
-        label="never redact (one per line)",
-    )
-    deny_list = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}),
-        required=False,
-        label="always redact (one per line)",
-    )
 
-    SETTING_FIELDS = (
-        "mechanism",
-        "epsilon",
-        "delta",
-        "clip_radius",
-        "num_steps",
-        "composition",
-        "metric_unit",
-        "redact_pii",
-        "detector",
-        "whitelist_categories",
-        "allow_list",
-        "deny_list",
-    )
+    DOCUMENT_FIELDS = ("name", "text", "file", "document")
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        *args,
+        user=None,
+        mechanism: MechanismInfo | None = None,  # type: ignore[no-untyped-def]
+        for_preview: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.user = user
+        self.for_preview = for_preview
+        self.info = mechanism or chosen_mechanism(self.data if self.is_bound else self.initial)
         self.fields["mechanism"].choices = mechanism_choices()
-        self.fields["mechanism"].initial = default_mechanism()
+        self.fields["mechanism"].initial = self.info.name
+        for name in self.info.parameters:
+            if name in PARAMETER_FIELDS:
+                self.fields[name] = PARAMETER_FIELDS[name]()
+        self.fields["seed"] = PARAMETER_FIELDS["seed"]()
         self.document_text: str | None = None
         self.document_source = "paste"
+        self.existing_document = None
         self.rewrite_settings: Settings | None = None
+
+    @property
+    def parameter_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in self.fields if n not in self.DOCUMENT_FIELDS + ("mechanism",)]
+
+    @property
+    def resubmitting(self) -> str | None:
+        """Name of the stored document being resubmitted, if any."""
+        source = self.data if self.is_bound else self.initial
+        if not source.get("document"):
+            return None
+        return source.get("name") or "your stored document"
+
+    @property
+    def document_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in ("name", "text", "file")]
 
     def clean(self):  # type: ignore[no-untyped-def]
         data = super().clean()
-        upload = data.get("file")
-        text = data.get("text") or ""
+        self._clean_document(data)
+        self._build_settings(data)
+        return data
+
+    def _clean_document(self, data: dict) -> None:
+        upload, text = data.get("file"), data.get("text") or ""
+        document_id = data.get("document")
         try:
             if upload is not None:
-                if upload.size > 0 and text.strip():
-                    raise forms.ValidationError("Paste text or upload a file, not both.")
+                if text.strip():
+                    raise DocumentError("Paste text or upload a file, not both.")
                 self.document_text, self.document_source = extract_text(upload.name, upload.read())
                 data["name"] = data.get("name") or upload.name
             elif text.strip():
                 self.document_text = check_text(text, "The pasted text")
+            elif document_id:
+                self._use_existing_document(document_id, data)
+            elif "file" in self.files or self.data.get("file") == "":
+                raise DocumentError("The uploaded file is empty.")
             else:
                 self.add_error("text", "Paste some text or upload a file.")
         except DocumentError as exc:
             self.add_error("file" if upload is not None else "text", str(exc))
         data["name"] = data.get("name") or _default_name(self.document_text)
-        self._build_settings(data)
-        return data
+
+    def _use_existing_document(self, document_id: int, data: dict) -> None:
+        from webapp.jobs.models import Document
+
+        document = Document.objects.filter(owner=self.user, pk=document_id).first()
+        if document is None or document.is_purged:
+            raise DocumentError("That document is no longer available; paste or upload it again.")
+        self.existing_document = document
+        self.document_text = document.text
+        data["name"] = data.get("name") or document.name
 
     def _build_settings(self, data: dict) -> None:
-        raw = {k: data.get(k) for k in self.SETTING_FIELDS if k in data}
-        if any(k not in data for k in self.SETTING_FIELDS):
-            return  # a field already has its own error
-        try:
-            self.rewrite_settings = Settings.from_mapping(raw)
-        except InvalidSettings as exc:
-            field = exc.field if exc.field in self.fields else None
-            self.add_error(field, exc.message)
+        names = [n for n in self.fields if n not in self.DOCUMENT_FIELDS]
+        if any(n in self.errors for n in names):
             return
-        from anonymizer import mechanism_info
-
-        reason = mechanism_info(self.rewrite_settings.mechanism).unavailable_reason()
-        if reason:
+        raw = {n: data.get(n) for n in names if data.get(n) is not None}
+        try:
+            self.rewrite_settings = Settings.from_mapping({"detector": DEFAULTS.detector, **raw})
+        except InvalidSettings as exc:
+            self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+            return
+        reason = self.info.unavailable_reason()
+        if reason and not self.for_preview:
             self.add_error("mechanism", f"This mechanism is unavailable here: {reason}")
 
 

@@ -17,7 +17,9 @@ from django.utils import timezone
 from anonymizer import RewriteResult, Settings
 from anonymizer.errors import Cancelled
 from anonymizer.receipts import canonical_json, receipt_dict, span_dict
+from anonymizer.types import Receipt as ReceiptData
 from webapp.jobs.models import Document, Receipt, RewriteJob
+from webapp.ledger import services as ledger
 
 log = logging.getLogger(__name__)
 State = RewriteJob.State
@@ -45,10 +47,19 @@ def create_document(user, *, name: str, text: str, source: str = "paste") -> Doc
     )
 
 
-def submit_job(user, document: Document, rewrite_settings: Settings) -> RewriteJob:  # type: ignore[no-untyped-def]
-    """Store a queued job for the user's document and enqueue it after commit."""
+def submit_job(  # type: ignore[no-untyped-def]
+    user, document: Document, rewrite_settings: Settings, *, planned: ReceiptData | None = None
+) -> RewriteJob:
+    """Store a queued job for the user's document and enqueue it after commit.
+
+    `planned` is the receipt `anonymizer.plan()` gave for this text and these settings.
+    """
+    from anonymizer import plan
+
     if document.owner_id != user.pk:
         raise PermissionError("document belongs to another user")
+    if planned is None:
+        planned = plan(document.text, rewrite_settings).receipt
     with transaction.atomic():
         job = RewriteJob.objects.create(
             owner=user,
@@ -58,22 +69,25 @@ def submit_job(user, document: Document, rewrite_settings: Settings) -> RewriteJ
             epsilon=_finite_or_none(rewrite_settings.epsilon),
             delta=rewrite_settings.delta,
         )
+        # raises ledger.BudgetExceeded, rolling the job back, if the cap cannot take it
+        ledger.reserve_for_job(job, planned)
         transaction.on_commit(lambda: enqueue_rewrite(job.pk))
     log.info("job %s queued (mechanism=%s, doc=%s)", job.pk, job.mechanism, document.pk)
     return job
 
 
-def submit_text(
+def submit_text(  # type: ignore[no-untyped-def]
     user,
     *,
     name: str,
     text: str,
-    rewrite_settings: Settings,  # type: ignore[no-untyped-def]
+    rewrite_settings: Settings,
     source: str = "paste",
+    planned: ReceiptData | None = None,
 ) -> RewriteJob:
     with transaction.atomic():
         document = create_document(user, name=name, text=text, source=source)
-        return submit_job(user, document, rewrite_settings)
+        return submit_job(user, document, rewrite_settings, planned=planned)
 
 
 def claim_job(job_id: int) -> RewriteJob | None:
@@ -115,6 +129,7 @@ def complete_job(job_id: int, result: RewriteResult) -> RewriteJob:
             sha256=receipt_hash(payload, prev_sha, job.pk, job.owner_id),
             prev_sha256=prev_sha,
         )
+        ledger.charge_job(job, result.receipt)
         job.output = result.output
         job.spans = [span_dict(s) for s in result.spans]
         job.n_chunks = result.receipt.n_chunks
@@ -148,29 +163,40 @@ def receipt_hash(payload: dict, prev_sha256: str, job_id: int, owner_id: int) ->
 
 
 def fail_job(job_id: int, reason: str) -> None:
-    updated = (
-        RewriteJob.objects.filter(pk=job_id)
-        .exclude(state__in=RewriteJob.FINAL_STATES)
-        .update(state=State.FAILED, error=reason[:2000], finished_at=timezone.now(), stage="failed")
-    )
+    with transaction.atomic():
+        updated = (
+            RewriteJob.objects.filter(pk=job_id)
+            .exclude(state__in=RewriteJob.FINAL_STATES)
+            .update(
+                state=State.FAILED, error=reason[:2000], finished_at=timezone.now(), stage="failed"
+            )
+        )
+        if updated:
+            ledger.release_reservation(job_id)
     if updated:
         log.info("job %s failed: %s", job_id, reason[:200])
 
 
 def finish_cancelled(job_id: int) -> None:
-    RewriteJob.objects.filter(pk=job_id).exclude(state__in=RewriteJob.FINAL_STATES).update(
-        state=State.CANCELLED, finished_at=timezone.now(), stage="cancelled"
-    )
+    with transaction.atomic():
+        if (
+            RewriteJob.objects.filter(pk=job_id)
+            .exclude(state__in=RewriteJob.FINAL_STATES)
+            .update(state=State.CANCELLED, finished_at=timezone.now(), stage="cancelled")
+        ):
+            ledger.release_reservation(job_id)
 
 
 def cancel_job(job: RewriteJob) -> RewriteJob:
     """Cancel a queued job now; ask a running one to stop at its next step."""
     now = timezone.now()
-    if RewriteJob.objects.filter(pk=job.pk, state=State.QUEUED).update(
-        state=State.CANCELLED, cancel_requested=True, finished_at=now, stage="cancelled"
-    ):
-        pass
-    else:
+    with transaction.atomic():
+        cancelled = RewriteJob.objects.filter(pk=job.pk, state=State.QUEUED).update(
+            state=State.CANCELLED, cancel_requested=True, finished_at=now, stage="cancelled"
+        )
+        if cancelled:
+            ledger.release_reservation(job.pk)
+    if not cancelled:
         RewriteJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
             cancel_requested=True, stage=F("stage")
         )
@@ -181,12 +207,11 @@ def cancel_job(job: RewriteJob) -> RewriteJob:
 def fail_stale_jobs() -> int:
     """Fail running jobs whose worker stopped sending heartbeats (it died or was killed)."""
     cutoff = timezone.now() - timedelta(seconds=django_settings.JOB_HEARTBEAT_STALE_SECONDS)
-    return RewriteJob.objects.filter(state=State.RUNNING, heartbeat_at__lt=cutoff).update(
-        state=State.FAILED,
-        finished_at=timezone.now(),
-        stage="failed",
-        error="The worker processing this job stopped responding; please resubmit.",
-    )
+    stale = RewriteJob.objects.filter(state=State.RUNNING, heartbeat_at__lt=cutoff)
+    job_ids = list(stale.values_list("pk", flat=True))
+    for job_id in job_ids:
+        fail_job(job_id, "The worker processing this job stopped responding; please resubmit.")
+    return len(job_ids)
 
 
 def _finite_or_none(x: float) -> float | None:

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
-from anonymizer.receipts import receipt_human_text
-from anonymizer.types import Receipt as ReceiptData
+from anonymizer import AnonymizerError, list_mechanisms
+from anonymizer.api import plan as plan_rewrite
 from webapp.jobs import services
+from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json, receipt_text
 from webapp.jobs.forms import SubmitForm
-from webapp.jobs.models import RewriteJob
+from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.presentation import span_rows
+from webapp.jobs.queries import SORTS, HistoryQuery, history_page
+from webapp.jobs.retention import purge_document
+from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
 
 
 def _get_job_for_user(request: HttpRequest, job_id: int) -> RewriteJob:
@@ -22,22 +29,103 @@ def _get_job_for_user(request: HttpRequest, job_id: int) -> RewriteJob:
     )
 
 
+def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
+    return get_object_or_404(Document.objects.filter(owner=request.user), pk=document_id)
+
+
+# --- submit ---------------------------------------------------------------------------
+
+
 @login_required
 def submit(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        form = SubmitForm(request.POST, request.FILES)
+    if request.method == "POST" and "choose" not in request.POST:
+        form = SubmitForm(request.POST, request.FILES, user=request.user)
         if form.is_valid():
-            job = services.submit_text(
-                request.user,
-                name=form.cleaned_data["name"],
-                text=form.document_text,
-                rewrite_settings=form.rewrite_settings,
-                source=form.document_source,
-            )
-            return redirect("job_detail", job_id=job.pk)
+            job = _submit_valid_form(request, form)
+            if job is not None:
+                return redirect("job_detail", job_id=job.pk)
+    elif request.method == "POST":  # no-JS "show this mechanism's settings" button
+        form = SubmitForm(initial=_carry_over(request.POST), user=request.user)
     else:
-        form = SubmitForm()
-    return render(request, "jobs/submit.html", {"form": form})
+        form = SubmitForm(initial=_initial_from_job(request), user=request.user)
+    return render(request, "jobs/submit.html", {"form": form, "mechanisms": list_mechanisms()})
+
+
+def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | None:
+    try:
+        planned = plan_rewrite(form.document_text, form.rewrite_settings).receipt
+    except AnonymizerError as exc:
+        form.add_error(None, str(exc))
+        return None
+    try:
+        if form.existing_document is not None:
+            return services.submit_job(
+                request.user, form.existing_document, form.rewrite_settings, planned=planned
+            )
+        return services.submit_text(
+            request.user,
+            name=form.cleaned_data["name"],
+            text=form.document_text,
+            rewrite_settings=form.rewrite_settings,
+            source=form.document_source,
+            planned=planned,
+        )
+    except BudgetExceeded as exc:
+        form.add_error(None, str(exc))
+        return None
+
+
+def _carry_over(post) -> dict:  # type: ignore[no-untyped-def]
+    return {k: post.get(k) for k in ("name", "text", "document", "mechanism") if post.get(k)}
+
+
+def _initial_from_job(request: HttpRequest) -> dict:
+    """Resubmitting a job: its document and settings, for the user to change."""
+    initial: dict = {}
+    if request.GET.get("mechanism"):
+        initial["mechanism"] = request.GET["mechanism"]
+    job_id = request.GET.get("from_job", "")
+    if job_id.isdigit():
+        job = _get_job_for_user(request, int(job_id))
+        initial.update({k: v for k, v in job.settings.items() if v not in (None, [], "")})
+        initial["mechanism"] = request.GET.get("mechanism") or job.mechanism
+        if not job.document.is_purged:
+            initial.update(document=job.document.pk, name=job.document.name)
+    return initial
+
+
+@login_required
+@require_GET
+def submit_params(request: HttpRequest) -> HttpResponse:
+    """The parameter fieldset for the mechanism picked in the select (HTMX swap)."""
+    form = SubmitForm(initial={"mechanism": request.GET.get("mechanism")}, user=request.user)
+    return render(request, "jobs/submit.html#params", {"form": form})
+
+
+@login_required
+@require_POST
+def submit_preview(request: HttpRequest) -> HttpResponse:
+    """The receipt the rewrite would carry, from anonymizer.plan(): no model is loaded."""
+    has_document = (
+        request.POST.get("text", "").strip() or request.FILES or request.POST.get("document")
+    )
+    if not has_document:
+        form = SubmitForm(initial={"mechanism": request.POST.get("mechanism")}, user=request.user)
+        return render(request, "jobs/submit.html#preview", {"form": form, "preview": None})
+    form = SubmitForm(request.POST, request.FILES, user=request.user, for_preview=True)
+    context: dict = {"form": form, "preview": None, "unavailable": form.info.unavailable_reason()}
+    if form.is_valid():
+        try:
+            planned = plan_rewrite(form.document_text, form.rewrite_settings)
+            context["preview"] = planned.receipt
+            context["preview_pii"] = sum(1 for s in planned.spans if s.is_pii)
+            context["budget_after"] = remaining_after(request.user, planned.receipt)
+        except AnonymizerError as exc:
+            context["preview_error"] = str(exc)
+    return render(request, "jobs/submit.html#preview", context)
+
+
+# --- jobs -----------------------------------------------------------------------------
 
 
 @login_required
@@ -50,7 +138,10 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
 def job_status(request: HttpRequest, job_id: int) -> HttpResponse:
     """The polled fragment; once the job ends it comes without the polling trigger."""
     job = _get_job_for_user(request, job_id)
-    return render(request, "jobs/job_detail.html#status", _job_context(job))
+    response = render(request, "jobs/job_detail.html#status", _job_context(job))
+    if job.is_finished and request.htmx:
+        response["HX-Refresh"] = "true"  # load the full result page once
+    return response
 
 
 @login_required
@@ -62,10 +153,45 @@ def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     return redirect("job_detail", job_id=job.pk)
 
 
+def _job_context(job: RewriteJob) -> dict:
+    receipt = getattr(job, "receipt", None) if job.state == RewriteJob.State.SUCCEEDED else None
+    context: dict = {
+        "job": job,
+        "receipt": receipt,
+        "rows": span_rows(job.spans),
+        "retention_days": settings.DOCUMENT_RETENTION_DAYS,
+    }
+    if receipt is not None:
+        context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
+        context["receipt_text"] = receipt_text(receipt)
+    return context
+
+
+# --- history --------------------------------------------------------------------------
+
+
 @login_required
+@require_GET
 def history(request: HttpRequest) -> HttpResponse:
-    jobs = RewriteJob.objects.filter(owner=request.user).select_related("document")[:200]
-    return render(request, "jobs/history.html", {"jobs": jobs})
+    query = HistoryQuery.from_params(request.GET)
+    context = {
+        "page": history_page(request.user, query),
+        "query": query,
+        "columns": [
+            (key, label)
+            for key, label in zip(
+                SORTS, ("Date", "Document", "Mechanism", "ε / δ", "State", "K"), strict=True
+            )
+        ],
+        "mechanisms": [m.name for m in list_mechanisms()],
+        "states": RewriteJob.State.values,
+        "budget": budget_summary(request.user),
+    }
+    template = "jobs/history.html#table" if request.htmx else "jobs/history.html"
+    return render(request, template, context)
+
+
+# --- downloads and deletion -----------------------------------------------------------
 
 
 @login_required
@@ -73,7 +199,7 @@ def download_output(request: HttpRequest, job_id: int) -> HttpResponse:
     job = _get_job_for_user(request, job_id)
     if job.state != RewriteJob.State.SUCCEEDED:
         return HttpResponse("This job has no output.", status=409, content_type="text/plain")
-    return _attachment(job.output, f"{_stem(job)}-job{job.pk}-anonymized.txt", "text/plain")
+    return _attachment(job.output, f"{file_stem(job)}-anonymized.txt", "text/plain")
 
 
 @login_required
@@ -82,46 +208,30 @@ def download_receipt(request: HttpRequest, job_id: int) -> HttpResponse:
     receipt = getattr(job, "receipt", None)
     if receipt is None:
         return HttpResponse("This job has no receipt.", status=409, content_type="text/plain")
-    body = json.dumps(
-        {
-            "job": job.pk,
-            "sha256": receipt.sha256,
-            "prev_sha256": receipt.prev_sha256,
-            "receipt": receipt.payload,
-        },
-        indent=2,
-        ensure_ascii=False,
-    )
-    return _attachment(body, f"{_stem(job)}-job{job.pk}-receipt.json", "application/json")
+    return _attachment(receipt_json(receipt), f"{file_stem(job)}-receipt.json", "application/json")
 
 
-def _attachment(body: str, filename: str, content_type: str) -> HttpResponse:
-    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+@login_required
+def download_zip(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = _get_job_for_user(request, job_id)
+    receipt = getattr(job, "receipt", None)
+    if receipt is None:
+        return HttpResponse("This job has no output yet.", status=409, content_type="text/plain")
+    return _attachment(bundle_zip(job, receipt), f"{file_stem(job)}.zip", "application/zip")
+
+
+@login_required
+@require_POST
+def document_delete(request: HttpRequest, document_id: int) -> HttpResponse:
+    document = _get_document_for_user(request, document_id)
+    purge_document(document)
+    messages.info(request, f"The original of “{document.name}” was deleted; receipts stay.")
+    job = document.jobs.order_by("-created_at").first()
+    return redirect("job_detail", job_id=job.pk) if job else redirect("history")
+
+
+def _attachment(body: str | bytes, filename: str, content_type: str) -> HttpResponse:
+    charset = "; charset=utf-8" if isinstance(body, str) else ""
+    response = HttpResponse(body, content_type=f"{content_type}{charset}")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-def _stem(job: RewriteJob) -> str:
-    keep = "".join(c if c.isalnum() or c in "-_" else "-" for c in job.document.name)
-    return (keep.strip("-")[:60] or "document").rsplit(".", 1)[0]
-
-
-def _job_context(job: RewriteJob) -> dict:
-    receipt = getattr(job, "receipt", None)
-    context: dict = {"job": job, "receipt": receipt}
-    if receipt is not None:
-        context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
-        context["receipt_text"] = receipt_human_text(
-            ReceiptData.from_dict(_receipt_fields(receipt.payload))
-        )
-    return context
-
-
-def _receipt_fields(payload: dict) -> dict:
-    import math
-
-    data = dict(payload)
-    for key in ("epsilon_total", "epsilon_per_chunk"):
-        if data.get(key) == "inf":
-            data[key] = math.inf
-    return data

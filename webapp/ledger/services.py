@@ -1,0 +1,476 @@
+"""The privacy ledger: reserve at submit, charge with the receipt, release on failure; summaries.
+
+Admission (spec §2.4): a job is admitted only if μ²_spent + μ²_reserved + μ²_job ≤ μ_B².
+The check and the reservation run in the submit transaction after locking the user's
+`UserBudget` row: `SELECT ... FOR UPDATE` on PostgreSQL; on SQLite the transaction already
+holds the database write lock (settings use `BEGIN IMMEDIATE`), and an UPDATE of the row
+takes it in any transaction mode. So concurrent submissions of one user are serialised.
+
+A reservation counts while its job is queued or running, or once a noised output was
+released (`job.noised_release`); a failed or cancelled job without one costs nothing, even
+when it ended through a path that does not call `release_reservation` (the stale-job reaper,
+purging a document).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from anonymizer.accounting import composed_epsilon
+from anonymizer.types import Receipt
+from webapp.jobs.models import RewriteJob
+from webapp.ledger import costs
+from webapp.ledger.costs import ReleaseCost, fmt
+from webapp.ledger.models import CapFields, DefaultBudget, LedgerEntry, UserBudget
+
+log = logging.getLogger(__name__)
+Status = LedgerEntry.Status
+Kind = LedgerEntry.Kind
+ACTIVE_STATES = (RewriteJob.State.QUEUED, RewriteJob.State.RUNNING)
+
+
+class BudgetExceeded(Exception):
+    """The job's worst-case cost does not fit in what remains of the user's cap.
+
+    The explanation (which searches for the largest ε that would fit) is worked out when it is
+    first read, after the submit transaction has rolled back and released the budget lock.
+    """
+
+    def __init__(self, summary: BudgetSummary, cost: ReleaseCost, planned: Receipt) -> None:
+        super().__init__()
+        self.summary, self.cost, self.planned = summary, cost, planned
+
+    @cached_property
+    def after(self) -> BudgetAfter:
+        return _after(self.summary, self.cost, self.planned)
+
+    def __str__(self) -> str:
+        return self.after.message
+
+
+@dataclass(frozen=True)
+class Release:
+    """One job in the lists kept apart from the Gaussian total."""
+
+    job_id: int
+    mechanism: str
+    notion: str
+    epsilon: float | None
+    delta: float | None
+    metric_unit: float | None
+    n_chunks: int
+    worst_case_epsilon: float  # d-privacy: ε against arbitrary documents (Δ = 2C)
+    details: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NotionTotal:
+    """Releases of one non-Gaussian notion, summed by basic composition."""
+
+    notion: str
+    n_jobs: int
+    epsilon_sum: float
+
+
+@dataclass(frozen=True)
+class BudgetSummary:
+    """A user's spent and remaining budget; every ε is at the cap's δ unless said otherwise."""
+
+    epsilon_cap: float | None
+    delta: float
+    mu_squared_cap: float
+    mu_squared_spent: float
+    mu_squared_reserved: float
+    n_reserved_jobs: int
+    n_gaussian_releases: int
+    basic_epsilon: float
+    basic_delta: float
+    d_privacy: list[Release] = field(default_factory=list)
+    other: list[Release] = field(default_factory=list)
+    no_guarantee: list[Release] = field(default_factory=list)
+
+    @property
+    def capped(self) -> bool:
+        return not math.isinf(self.mu_squared_cap)
+
+    @property
+    def epsilon_spent(self) -> float:
+        """Exact ε(δ) of all charged releases: get_epsilon_gaussian(1/μ, δ)."""
+        return composed_epsilon(self.mu_squared_spent, self.delta)
+
+    @property
+    def epsilon_committed(self) -> float:
+        """Exact ε(δ) including the reservations of queued and running jobs."""
+        return composed_epsilon(self.mu_squared_spent + self.mu_squared_reserved, self.delta)
+
+    @property
+    def mu_squared_available(self) -> float:
+        return self.mu_squared_cap - self.mu_squared_spent - self.mu_squared_reserved
+
+    @property
+    def epsilon_remaining(self) -> float | None:
+        """The ε (at δ) one more release could still use; None without a cap."""
+        if not self.capped:
+            return None
+        return composed_epsilon(max(self.mu_squared_available, 0.0), self.delta)
+
+    @property
+    def percent_used(self) -> int:
+        """Share of the cap's μ² already spent or reserved (for a progress bar)."""
+        if not self.capped:
+            return 0
+        if self.mu_squared_cap <= 0:
+            return 100
+        used = (self.mu_squared_spent + self.mu_squared_reserved) / self.mu_squared_cap
+        return min(100, round(100 * used))
+
+    @property
+    def other_totals(self) -> list[NotionTotal]:
+        totals: dict[str, list[float]] = {}
+        for release in self.other:
+            totals.setdefault(release.notion, []).append(release.epsilon or 0.0)
+        return [NotionTotal(n, len(eps), math.fsum(eps)) for n, eps in sorted(totals.items())]
+
+
+@dataclass(frozen=True)
+class BudgetAfter:
+    """What a planned job would do to the user's budget (the live preview and the refusal)."""
+
+    fits: bool
+    chargeable: bool
+    kind: str
+    delta: float
+    epsilon_cap: float | None
+    epsilon_job: float  # this job alone, worst case, exact at δ
+    epsilon_spent_after: float  # all releases incl. pending ones and this job
+    epsilon_remaining_before: float | None
+    epsilon_remaining_after: float | None
+    largest_fitting_epsilon: float | None
+    more_like_this: int | None  # how many more such jobs would fit after this one
+    message: str
+
+
+# --- lifecycle (called by webapp.jobs.services) ----------------------------------------
+
+
+def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
+    """Check the job's worst-case cost against the cap and reserve it, atomically.
+
+    Call inside the transaction that creates the job; raises BudgetExceeded (and so rolls
+    the job back) if it does not fit.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("reserve_for_job must run inside the job's transaction")
+    cost = costs.release_cost(planned)
+    if cost.chargeable:  # releases that cost nothing need no lock
+        summary = _summarise(_lock_budget(job.owner), ledger_entries(job.owner_id))
+        if not _fits(summary, cost):
+            raise BudgetExceeded(summary, cost, planned)
+    entry = LedgerEntry.objects.create(
+        job=job, owner_id=job.owner_id, status=Status.RESERVED, **_entry_fields(cost)
+    )
+    log.info("job %s reserved μ²=%.6g (%s)", job.pk, cost.mu_squared, cost.kind)
+    return entry
+
+
+def charge_job(job: RewriteJob, receipt: Receipt) -> LedgerEntry:
+    """Record the receipt's events as spent; run it in the transaction that stores the receipt.
+
+    Idempotent: an entry already charged is left as it is.
+    """
+    cost = costs.release_cost(receipt)
+    now = timezone.now()
+    entry = LedgerEntry.objects.select_for_update().filter(job=job).first()
+    if entry is None:  # a job that was never reserved (created outside submit_job)
+        return LedgerEntry.objects.create(
+            job=job,
+            owner_id=job.owner_id,
+            status=Status.CHARGED,
+            settled_at=now,
+            **_entry_fields(cost),
+        )
+    if entry.status == Status.CHARGED:
+        log.warning("job %s is already charged; not charging again", job.pk)
+        return entry
+    if cost.mu_squared > entry.mu_squared * (1 + 1e-9):
+        log.warning(
+            "job %s costs μ²=%.6g, more than its reservation %.6g",
+            job.pk,
+            cost.mu_squared,
+            entry.mu_squared,
+        )
+    fields = _entry_fields(cost)
+    for name, value in fields.items():
+        setattr(entry, name, value)
+    entry.status, entry.settled_at = Status.CHARGED, now
+    entry.save(update_fields=[*fields, "status", "settled_at"])
+    return entry
+
+
+def release_reservation(job_id: int) -> None:
+    """End a failed or cancelled job's reservation: released, or charged if noise went out."""
+    noised = RewriteJob.objects.filter(pk=job_id, noised_release=True).exists()
+    LedgerEntry.objects.filter(job_id=job_id, status=Status.RESERVED).update(
+        status=Status.CHARGED if noised else Status.RELEASED, settled_at=timezone.now()
+    )
+
+
+# --- caps -----------------------------------------------------------------------------
+
+
+def ensure_budget(user) -> UserBudget:  # type: ignore[no-untyped-def]
+    """The user's cap row, created from the current default on first use."""
+    default = DefaultBudget.current()
+    budget, _ = UserBudget.objects.get_or_create(
+        user=user, defaults={"epsilon_cap": default.epsilon_cap, "delta_cap": default.delta_cap}
+    )
+    return budget
+
+
+def cap_for(user) -> CapFields:  # type: ignore[no-untyped-def]
+    """The user's cap without creating a row (the default if they have none yet)."""
+    return UserBudget.objects.filter(user=user).first() or DefaultBudget.current()
+
+
+def _lock_budget(user) -> UserBudget:  # type: ignore[no-untyped-def]
+    budget = ensure_budget(user)
+    if connection.features.has_select_for_update:
+        return UserBudget.objects.select_for_update().get(pk=budget.pk)
+    # SQLite has no row locks: a write takes the database lock until commit
+    # (already held under BEGIN IMMEDIATE; this makes DEFERRED transactions safe too).
+    UserBudget.objects.filter(pk=budget.pk).update(delta_cap=F("delta_cap"))
+    return budget
+
+
+# --- summaries --------------------------------------------------------------------------
+
+
+def budget_summary(user) -> BudgetSummary:  # type: ignore[no-untyped-def]
+    """The user's spent (exact and basic), reserved and remaining budget, and other notions."""
+    return _summarise(cap_for(user), ledger_entries(user.pk))
+
+
+def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-untyped-def]
+    """What would remain after the planned job, or why it would not be admitted."""
+    return _after(budget_summary(user), costs.release_cost(planned), planned)
+
+
+def summaries_for_users(user_ids: Iterable[int]) -> dict[int, BudgetSummary]:
+    """Summaries of many users with two queries (the audit table)."""
+    ids = list(user_ids)
+    caps: dict[int, CapFields] = {b.user_id: b for b in UserBudget.objects.filter(user_id__in=ids)}
+    default = DefaultBudget.current()
+    entries: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
+    for entry in _entry_query().filter(owner_id__in=ids):
+        entries[entry.owner_id].append(entry)
+    return {i: _summarise(caps.get(i, default), entries[i]) for i in ids}
+
+
+def effective_status(entry: LedgerEntry) -> str:
+    """Whether an entry is spent, still reserved, or released, from its job's state."""
+    if entry.status != Status.RESERVED:
+        return entry.status
+    if entry.job.noised_release or entry.job.state == RewriteJob.State.SUCCEEDED:
+        return Status.CHARGED
+    if entry.job.state in ACTIVE_STATES:
+        return Status.RESERVED
+    return Status.RELEASED
+
+
+def _entry_query():  # type: ignore[no-untyped-def]
+    return LedgerEntry.objects.select_related("job").order_by("created_at", "pk")
+
+
+def ledger_entries(user_id: int) -> list[LedgerEntry]:
+    """The user's entries with their jobs, oldest first."""
+    return list(_entry_query().filter(owner_id=user_id))
+
+
+def _summarise(cap: CapFields, entries: Iterable[LedgerEntry]) -> BudgetSummary:
+    spent: list[float] = []
+    reserved: list[float] = []
+    basic_eps: list[float] = []
+    basic_delta: list[float] = []
+    lists: dict[str, list[Release]] = {Kind.D_PRIVACY: [], Kind.OTHER: [], Kind.NONE: []}
+    for entry in entries:
+        status = effective_status(entry)
+        if status == Status.RESERVED and entry.kind in LedgerEntry.CHARGEABLE:
+            reserved.append(entry.mu_squared)
+        if status != Status.CHARGED:
+            continue
+        if entry.kind in LedgerEntry.CHARGEABLE:
+            spent.append(entry.mu_squared)
+            basic_eps.append(entry.basic_epsilon)
+            basic_delta.append(entry.basic_delta)
+        if entry.kind in lists:
+            lists[entry.kind].append(_release(entry))
+    return BudgetSummary(
+        epsilon_cap=cap.epsilon_cap,
+        delta=cap.delta_cap,
+        mu_squared_cap=costs.cap_mu_squared(cap.epsilon_cap, cap.delta_cap),
+        mu_squared_spent=math.fsum(spent),
+        mu_squared_reserved=math.fsum(reserved),
+        n_reserved_jobs=len(reserved),
+        n_gaussian_releases=len(spent),
+        basic_epsilon=math.fsum(basic_eps),
+        basic_delta=math.fsum(basic_delta),
+        d_privacy=lists[Kind.D_PRIVACY],
+        other=lists[Kind.OTHER],
+        no_guarantee=lists[Kind.NONE],
+    )
+
+
+def _release(entry: LedgerEntry) -> Release:
+    return Release(
+        job_id=entry.job_id,
+        mechanism=entry.mechanism,
+        notion=entry.notion,
+        epsilon=entry.epsilon,
+        delta=entry.delta,
+        metric_unit=entry.metric_unit,
+        n_chunks=entry.n_chunks,
+        worst_case_epsilon=entry.basic_epsilon,
+        details=entry.details,
+        created_at=entry.created_at,
+    )
+
+
+def _entry_fields(cost: ReleaseCost) -> dict[str, Any]:
+    return {
+        "kind": cost.kind,
+        "mechanism": cost.mechanism,
+        "notion": cost.notion,
+        "events": [e.to_dict() for e in cost.events],
+        "mu_squared": cost.mu_squared,
+        "epsilon": cost.epsilon,
+        "delta": cost.delta,
+        "basic_epsilon": cost.basic_epsilon,
+        "basic_delta": cost.basic_delta,
+        "metric_unit": cost.metric_unit,
+        "n_chunks": cost.n_chunks,
+        "details": cost.details,
+    }
+
+
+# --- admission --------------------------------------------------------------------------
+
+
+def _fits(summary: BudgetSummary, cost: ReleaseCost) -> bool:
+    """Admit iff μ²_spent + μ²_reserved + μ²_job ≤ μ_B² (releases that are not charged: always)."""
+    committed = summary.mu_squared_spent + summary.mu_squared_reserved
+    return not cost.chargeable or committed + cost.mu_squared <= summary.mu_squared_cap
+
+
+def _after(summary: BudgetSummary, cost: ReleaseCost, planned: Receipt) -> BudgetAfter:
+    delta = summary.delta
+    committed = summary.mu_squared_spent + summary.mu_squared_reserved
+    job_mu2 = cost.mu_squared
+    fits = _fits(summary, cost)
+    remaining_before = summary.epsilon_remaining
+    remaining_after = None
+    if summary.capped and fits:
+        remaining_after = composed_epsilon(
+            max(summary.mu_squared_cap - committed - job_mu2, 0), delta
+        )
+    more = None
+    if summary.capped and fits and cost.chargeable and job_mu2 > 0:
+        more = math.floor((summary.mu_squared_cap - committed - job_mu2) / job_mu2)
+    largest = None
+    if not fits:
+        largest = costs.largest_fitting_epsilon(planned, summary.mu_squared_available)
+    after = BudgetAfter(
+        fits=fits,
+        chargeable=cost.chargeable,
+        kind=cost.kind,
+        delta=delta,
+        epsilon_cap=summary.epsilon_cap,
+        epsilon_job=composed_epsilon(job_mu2, delta),
+        epsilon_spent_after=composed_epsilon(committed + (job_mu2 if fits else 0.0), delta),
+        epsilon_remaining_before=remaining_before,
+        epsilon_remaining_after=remaining_after,
+        largest_fitting_epsilon=largest,
+        more_like_this=more,
+        message="",
+    )
+    return _with_message(after, summary, cost)
+
+
+def _with_message(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> BudgetAfter:
+    d = fmt(after.delta)
+    if cost.kind == Kind.OTHER:
+        text = (
+            f"This release has its own notion ({cost.notion}); it is listed separately in "
+            "your ledger and costs nothing against your (ε, δ) cap."
+        )
+    elif cost.kind == Kind.NONE:
+        text = (
+            "This release carries no formal privacy guarantee; it is listed in your ledger "
+            "and costs nothing against your (ε, δ) cap."
+        )
+    elif after.fits:
+        pending = _pending_note(summary)
+        worst = (
+            " It is charged at its worst case (distance 2C), because its d-privacy ε "
+            "is not comparable with worst-case DP."
+            if cost.kind == Kind.D_PRIVACY
+            else ""
+        )
+        if summary.capped:
+            text = (
+                f"This job uses ε = {fmt(after.epsilon_job)} at δ = {d}. After it your "
+                f"releases total ε = {fmt(after.epsilon_spent_after)}{pending} (exact "
+                f"composition); ε = {fmt(after.epsilon_remaining_after)} will remain of your "
+                f"cap ε = {fmt(summary.epsilon_cap)} at δ = {d}, enough for "
+                f"{after.more_like_this} more job{'s' if after.more_like_this != 1 else ''} "
+                f"like this.{worst}"
+            )
+        else:
+            text = (
+                f"No cap is set. After this job your releases total "
+                f"ε = {fmt(after.epsilon_spent_after)} at δ = {d}{pending} "
+                f"(exact composition).{worst}"
+            )
+    else:
+        text = _refusal(after, summary, cost)
+    return BudgetAfter(**{**after.__dict__, "message": text})
+
+
+def _refusal(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> str:
+    d = fmt(after.delta)
+    head = (
+        f"Not enough privacy budget left for this job. Your cap is "
+        f"ε = {fmt(summary.epsilon_cap)} at δ = {d}; your releases total "
+        f"ε = {fmt(summary.epsilon_committed)}{_pending_note(summary)} (exact composition)."
+    )
+    chunks = f"K = {cost.n_chunks} chunk{'s' if cost.n_chunks != 1 else ''}"
+    if after.largest_fitting_epsilon is None:
+        return (
+            f"{head} Nothing usable remains: not even ε = {costs.SMALLEST_EPSILON_TRIED:g} "
+            f"fits at {chunks}. An administrator can raise your cap."
+        )
+    return (
+        f"{head} What remains allows one more release of "
+        f"ε = {fmt(after.epsilon_remaining_before)} at δ = {d}; this job needs "
+        f"ε = {fmt(after.epsilon_job)} at that δ ({chunks}). At K = {cost.n_chunks} it fits "
+        f"with ε ≤ {fmt(after.largest_fitting_epsilon)} (δ = {fmt(cost.delta)}, same "
+        f"composition, clip radius{' and unit u' if cost.metric_unit is not None else ''})."
+    )
+
+
+def _pending_note(summary: BudgetSummary) -> str:
+    n = summary.n_reserved_jobs
+    if not n:
+        return ""
+    jobs = "1 queued or running job" if n == 1 else f"{n} queued or running jobs"
+    return f", including {jobs} (returned on failure or cancellation)"

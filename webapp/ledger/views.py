@@ -1,0 +1,96 @@
+"""Staff-only audit pages: every user's spent budget, one user's history, chain verification."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from webapp.jobs.models import Receipt
+from webapp.ledger import audit
+from webapp.ledger.chart import cumulative_epsilon_svg
+from webapp.ledger.services import budget_summary, effective_status, ledger_entries
+from webapp.ledger.verify import verify_receipt_chains
+
+View = Callable[..., HttpResponse]
+
+
+def staff_required(view: View) -> View:
+    """Anonymous users go to the login page; signed-in users who are not staff get 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:  # type: ignore[no-untyped-def]
+        if not request.user.is_staff:
+            raise PermissionDenied("The audit pages are for staff only.")
+        return view(request, *args, **kwargs)
+
+    return login_required(wrapper)
+
+
+@require_GET
+@staff_required
+def audit_index(request: HttpRequest) -> HttpResponse:
+    sort, descending = audit.parse_sort(request.GET.get("sort"))
+    rows = audit.audit_rows(request.GET.get("sort"))
+    columns = [
+        (key, label, f"-{key}" if key == sort and not descending else key, key == sort)
+        for key, label in audit.COLUMNS
+    ]
+    context = {"rows": rows, "columns": columns, "sort": sort, "descending": descending}
+    return render(request, "ledger/audit.html", context)
+
+
+@require_GET
+@staff_required
+def audit_csv_export(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        audit.audit_csv(audit.audit_rows(request.GET.get("sort"))),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = 'attachment; filename="privacy-budgets.csv"'
+    return response
+
+
+@require_GET
+@staff_required
+def audit_user(request: HttpRequest, user_id: int) -> HttpResponse:
+    subject = get_object_or_404(get_user_model(), pk=user_id)
+    entries = [(e, effective_status(e)) for e in reversed(ledger_entries(subject.pk))]
+    receipts = (
+        Receipt.objects.filter(owner=subject).select_related("job").order_by("-created_at", "-pk")
+    )
+    return render(
+        request,
+        "ledger/audit_user.html",
+        {
+            "subject": subject,
+            "summary": budget_summary(subject),
+            "points": audit.cumulative_points(subject),
+            "entries": entries,
+            "receipts": receipts,
+            "chain": verify_receipt_chains(subject.pk),
+        },
+    )
+
+
+@require_GET
+@staff_required
+def audit_chart(request: HttpRequest, user_id: int) -> HttpResponse:
+    subject = get_object_or_404(get_user_model(), pk=user_id)
+    summary = budget_summary(subject)
+    svg = cumulative_epsilon_svg(
+        audit.cumulative_points(subject), summary.epsilon_cap, summary.delta
+    )
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+@require_GET
+@staff_required
+def audit_verify(request: HttpRequest) -> HttpResponse:
+    return render(request, "ledger/verify.html", {"report": verify_receipt_chains()})
