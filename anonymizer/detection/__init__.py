@@ -1,10 +1,15 @@
-"""PII detection: pick a detector, apply allow/deny lists and the whitelist, resolve overlaps."""
+"""PII detection: pick a detector, apply allow/deny lists and the whitelist, resolve overlaps.
+
+Order matters and is the same for every detector: the detector's raw (possibly overlapping)
+detections lose whitelisted categories and spans inside allow-listed strings first, then
+deny-list matches are added (an explicit "always redact" outranks both), and only then are
+overlaps resolved, so that a dropped span never hides a different, overlapping one.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Iterable
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.overlaps import resolve_overlaps
@@ -13,19 +18,26 @@ from anonymizer.settings import Settings
 from anonymizer.types import Detection, Detector
 
 _FACTORIES: dict[str, Callable[[], Detector]] = {}
+_INSTANCES: dict[str, Detector] = {}
 
 
 def register_detector(name: str, factory: Callable[[], Detector]) -> None:
     _FACTORIES[name] = factory
+    _INSTANCES.pop(name, None)
 
 
-@cache
 def get_detector(name: str) -> Detector:
     """The detector instance for a name, built once per process (models load lazily)."""
     _ensure_builtin()
+    if name == "gold":
+        raise InvalidSettings(
+            "detector", "gold spans are per document: pass them as detect(text, settings, gold=...)"
+        )
     if name not in _FACTORIES:
         raise InvalidSettings("detector", f"unknown detector {name!r}; use {', '.join(_FACTORIES)}")
-    return _FACTORIES[name]()
+    if name not in _INSTANCES:
+        _INSTANCES[name] = _FACTORIES[name]()
+    return _INSTANCES[name]
 
 
 def detector_names() -> list[str]:
@@ -34,7 +46,8 @@ def detector_names() -> list[str]:
 
 
 def detect(text: str, settings: Settings, gold: list[Detection] | None = None) -> list[Detection]:
-    """The placeholders a rewrite will use: detector output, deny list, minus allow list."""
+    """The placeholders a rewrite will use: detector output minus whitelist and allow list,
+    plus deny list, without overlaps."""
     if not settings.redact_pii:
         return []
     if settings.detector == "gold":
@@ -43,31 +56,60 @@ def detect(text: str, settings: Settings, gold: list[Detection] | None = None) -
         found = []
     else:
         found = get_detector(settings.detector).detect(text)
-    found.extend(deny_list_matches(text, settings.deny_list))
-    allowed = {a.casefold() for a in settings.allow_list}
-    whitelisted = {c.lower() for c in settings.whitelist_categories}
+    return resolve_overlaps(
+        apply_lists(
+            text, found, settings.allow_list, settings.deny_list, settings.whitelist_categories
+        )
+    )
+
+
+def apply_lists(
+    text: str,
+    detections: Iterable[Detection],
+    allow_list: Iterable[str] = (),
+    deny_list: Iterable[str] = (),
+    whitelist_categories: Iterable[str] = (),
+) -> list[Detection]:
+    """Drop whitelisted categories and spans inside allow-listed strings; add deny matches."""
+    whitelisted = {c.strip().lower() for c in whitelist_categories}
+    allowed = [(m.start(), m.end()) for m in _whole_word_matches(text, allow_list)]
     kept = [
-        d for d in found
-        if text[d.start : d.end].casefold() not in allowed and d.category not in whitelisted
+        d
+        for d in detections
+        if d.category not in whitelisted
+        and not any(start <= d.start and d.end <= end for start, end in allowed)
     ]
-    return resolve_overlaps(kept)
+    return kept + deny_list_matches(text, tuple(deny_list))
 
 
 def deny_list_matches(text: str, deny_list: tuple[str, ...]) -> list[Detection]:
     """Every whole-word, case-insensitive occurrence of a deny-listed string."""
+    return [
+        Detection(
+            m.start(), m.end(), "custom", placeholder_for("custom"), "deny-list", 1.0, "deny_list"
+        )
+        for m in _whole_word_matches(text, deny_list)
+    ]
+
+
+def _whole_word_matches(text: str, terms: Iterable[str]) -> list[re.Match[str]]:
     found = []
-    for term in deny_list:
-        pattern = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", re.IGNORECASE)
-        for m in pattern.finditer(text):
-            found.append(
-                Detection(m.start(), m.end(), "custom", placeholder_for("custom"), "deny-list",
-                          1.0, "deny_list")
-            )
+    for term in terms:
+        if term.strip():
+            pattern = re.compile(rf"(?<!\w){re.escape(term.strip())}(?!\w)", re.IGNORECASE)
+            found.extend(pattern.finditer(text))
     return found
 
 
 def _ensure_builtin() -> None:
-    if "regex" not in _FACTORIES:
-        from anonymizer.detection.regex import RegexDetector
+    if "regex" in _FACTORIES:
+        return
+    from anonymizer.detection.combined import CombinedDetector
+    from anonymizer.detection.presidio import PresidioDetector
+    from anonymizer.detection.regex import RegexDetector
+    from anonymizer.detection.spacy_ner import SpacyNerDetector
 
-        register_detector("regex", RegexDetector)
+    register_detector("regex", RegexDetector)
+    register_detector("presidio", PresidioDetector)
+    register_detector("spacy", SpacyNerDetector)
+    register_detector("combined", CombinedDetector)

@@ -1,23 +1,68 @@
 """Deterministic regex PII detector: each rule has an id, category, confidence and rationale.
 
-Hand-written because the seed's sanitizer is not a maintained package; the rules cover
-its categories. Checksums (Luhn) cut false positives on number-like strings.
+Hand-written because the seed's sanitizer is not a maintained package; the rules cover its
+categories and add secrets, IPv6, crypto wallets and international formats. Check digits
+(`checksums.py`: Luhn, IBAN mod-97, ABA, Base58Check, Bech32) cut false positives on
+number-like strings; capitalised-name heuristics are guarded by word lists (`wordlists.py`).
+
+Speed: every pattern is compiled once; matches can only start at a token boundary and every
+repeat is bounded, so no input makes a rule rescan quadratically; a rule with `anchors` is
+tried only where one of its keywords occurs (found with `str.find`, far faster than letting
+the regex engine try a keyword alternation at every character).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.checksums import (
+    aba_routing_valid,
+    base58check_valid,
+    bech32_valid,
+    digits_in_phone_range,
+    iban_valid,
+    ipv4_valid,
+    ipv6_valid,
+    looks_like_secret,
+    luhn_checksum_ok,
+    luhn_valid,
+    phone_plausible,
+    ssn_valid,
+)
+from anonymizer.detection.wordlists import NON_NAME, NOT_A_NAME, PLACES, STARTERS, STOP_AFTER_NAME
 from anonymizer.types import Detection
 
+__all__ = [
+    "HIGH",
+    "LOW",
+    "MEDIUM",
+    "RULES",
+    "RegexDetector",
+    "Rule",
+    "iter_matches",
+    "lower_same_length",
+    "luhn_valid",
+    "rule_table",
+]
+
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.5
+
+Refiner = Callable[[str, int, int], "tuple[int, int] | None"]
 
 
 @dataclass(frozen=True)
 class Rule:
+    """One detection rule.
+
+    `group` picks the capture group that is the PII (context words stay outside the span);
+    `validate` checks the matched value; `refine` may move the span's ends or reject it
+    (None); `requires` lists lower-case literals of which one must occur for the rule to run;
+    `anchors` lists lower-case literals of which every match starts with one.
+    """
+
     rule_id: str
     category: str
     pattern: re.Pattern[str]
@@ -25,57 +70,1803 @@ class Rule:
     rationale: str
     validate: Callable[[str], bool] | None = None
     group: int = 0
+    refine: Refiner | None = None
+    requires: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
 
     @property
     def placeholder(self) -> str:
         return placeholder_for(self.category)
 
 
-def luhn_valid(candidate: str) -> bool:
-    digits = [int(c) for c in candidate if c.isdigit()]
-    if not 13 <= len(digits) <= 19:
-        return False
-    total = 0
-    for i, digit in enumerate(reversed(digits)):
-        if i % 2 == 1:
-            digit *= 2
-            if digit > 9:
-                digit -= 9
-        total += digit
-    return total % 10 == 0
+# --------------------------------------------------------------------------- value checks
 
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def _id_value(value: str) -> bool:
+    """An identifier value: contains a digit and is not a bare year."""
+    return _has_digit(value) and not re.fullmatch(r"(?:19|20)\d\d", value)
+
+
+def _plate_value(value: str) -> bool:
+    compact = re.sub(r"[ -]", "", value)
+    return 4 <= len(compact) <= 9 and _has_digit(compact) and any(c.isalpha() for c in compact)
+
+
+# ISO 3166-1 alpha-2 codes, for the SWIFT/BIC shape check.
+ISO_COUNTRIES = frozenset(
+    """
+AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR
+BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ
+EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW
+GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY
+KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV
+MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY
+QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG
+TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA
+ZM ZW
+""".split()
+)
+
+
+def _swift_shape(value: str) -> bool:
+    """Strict BIC shape without context: a real country code and a digit or branch code."""
+    if value[4:6] not in ISO_COUNTRIES:
+        return False
+    return len(value) == 11 or any(c.isdigit() for c in value[6:])
+
+
+def _date_valid(value: str) -> bool:
+    numbers = [int(n) for n in re.findall(r"\d+", value)]
+    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", value):
+        return 1 <= numbers[1] <= 12 and 1 <= numbers[2] <= 31
+    if re.fullmatch(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}", value):
+        a, b = numbers[0], numbers[1]
+        return 1 <= a <= 31 and 1 <= b <= 31 and (a <= 12 or b <= 12)
+    return True
+
+
+def _age_valid(value: str) -> bool:
+    numbers = re.findall(r"\d+", value)
+    return bool(numbers) and 0 < int(numbers[0]) <= 120
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+def _char_class(predicate: Callable[[str], bool]) -> str:
+    """A regex class body of the letters (Latin, Greek, Cyrillic) that satisfy predicate."""
+    blocks = (
+        (0x41, 0x5A),
+        (0x61, 0x7A),
+        (0xC0, 0x24F),
+        (0x370, 0x3FF),
+        (0x400, 0x4FF),
+        (0x1E00, 0x1EFF),
+    )
+    points = [c for lo, hi in blocks for c in range(lo, hi + 1) if predicate(chr(c))]
+    ranges: list[str] = []
+    start = prev = points[0]
+    for point in [*points[1:], -1]:
+        if point == prev + 1:
+            prev = point
+            continue
+        ranges.append(chr(start) if start == prev else f"{chr(start)}-{chr(prev)}")
+        start = prev = point
+    return "".join(ranges)
+
+
+U = _char_class(lambda c: c.isupper())
+L = _char_class(lambda c: c.islower())
+# A capitalised name token: Ana, Müller, O'Neil, McDonald, Jean-Luc, Łukasz, Иван.
+NAME_REST = rf"(?:['’][{U}])?[{L}]{{1,30}}(?:[{U}][{L}]{{1,30}})?(?:-[{U}][{L}]{{1,30}})?"
+NAME = rf"[{U}]{NAME_REST}"
+# A name token in any case, for strong contexts ("patient: jose alvarez").
+NAME_ANY = rf"[{U}{L}](?:[{U}{L}]|['’-](?=[{U}{L}])){{1,30}}"
+INITIAL = rf"[{U}]\.?"
+PARTICLES = frozenset(
+    "van von der den de del della di da do dos das du la le ten ter bin ibn al el zu y".split()
+)
+PARTICLE = "(?:" + "|".join(sorted(PARTICLES, key=len, reverse=True)) + ")"
+_NEXT_NAME = rf"[ \t]+(?:{INITIAL}[ \t]+)?(?:{PARTICLE}[ \t]+){{0,2}}{NAME}"
+NAME_REST_RUN = rf"{NAME_REST}(?:{_NEXT_NAME}){{1,3}}"
+TITLED_RUN = rf"(?:{INITIAL}[ \t]+)?{NAME}(?:{_NEXT_NAME}){{0,2}}"
+NAME_END = r"(?![\w@]|-\w)"
+CAP_REST = r"(?:[\w'’-]|\.(?=\w)){0,40}"
+CAP_WORD = rf"[{U}]{CAP_REST}"
+
+
+def _first(char_class: str, not_before: str) -> str:
+    """The first character of a match, which must not follow a `not_before` character.
+
+    Written as a class plus a two-character look-behind rather than a leading look-behind,
+    so that the regex engine can jump straight to candidate characters.
+    """
+    return f"{char_class}(?<!{not_before}.)"
+
+
+CAP_FIRST = _first(f"[{U}]", r"[\w&'’.-]")
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u3040-\u30ff"
+# Scripts without letter case (CJK, Hangul, Kana, Devanagari, Arabic, Hebrew, Thai): the
+# capitalisation heuristics cannot see names written in them.
+CASELESS = CJK + "\u0900-\u097f\u0600-\u06ff\u0590-\u05ff\u0e00-\u0e7f"
+_CASELESS_WORD_REST = rf"[{CASELESS}’'\u200c\u200d]{{0,20}}"
+CASELESS_RUN_REST = rf"{_CASELESS_WORD_REST}(?:[ ][{CASELESS}]{_CASELESS_WORD_REST}){{0,2}}"
+CASELESS_RUN = rf"[{CASELESS}]{CASELESS_RUN_REST}"
+# An any-case name, or a name in a caseless script, after a strong context word.
+CONTEXT_NAME = rf"(?:{NAME_ANY}(?:[ \t]+{NAME_ANY}){{0,2}}|{CASELESS_RUN})"
+MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+DATE_TEXT = (
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{MONTH}\.?,?[ ]+\d{{4}}"
+    rf"|{MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}})"
+)
+DATE_NUM = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2}))"
+ORG_SUFFIX = (
+    r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.|Company|LLC|L\.L\.C\.|LLP|L\.P\.|Ltd\.?"
+    r"|Limited|PLC|plc|GmbH(?:[ ]&[ ]Co\.[ ]KG)?|AG|KG|KGaA|OHG|e\.V\.|S\.A\.S\.|S\.A\.|SAS|SARL"
+    r"|S\.à[ ]r\.l\.|SA|S\.L\.|SL|S\.r\.l\.|Srl|S\.p\.A\.|SpA|SPA|S\.Coop\.|B\.V\.|BV|N\.V\.|NV"
+    r"|A/S|ApS|AB|ASA|Oy|Oyj|K\.K\.|Pty(?:[ ]Ltd\.?)?|Pvt\.?[ ]Ltd\.?|sp\.[ ]z[ ]o\.o\.|s\.r\.o\."
+    r"|a\.s\.|k\.s\.|Kft\.?|Zrt\.?|Bt\.?|Kkt\.?|(?:&|and)[ ]Sons|Group|Holdings?|Partners"
+    r"|Associates|Foundation|Bank|University|Hospital|Clinic|Institute|Labs|Technologies"
+    r"|Solutions|Systems|Consulting|Industries|Ltda\.?|EIRELI|[-–][ ]ME|S\.A\.R\.L\.|o\.s\."
+    r"|v\.o\.s\.|spol\.[ ]s[ ]r\.o\.|A\.Ş\.|Α\.Ε\.|Ο\.Ε\.|Ε\.Π\.Ε\.|ΙΚΕ)"
+)
+STREET_SUFFIX = (  # USPS Publication 28 street suffixes (common subset) and UK types
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Av|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl"
+    r"|Terrace|Ter|Square|Sq|Parkway|Pkwy|Highway|Hwy|Close|Crescent|Cres|Row|Mews|Gardens"
+    r"|Gdns|Grove|Hill|Circle|Cir|Trail|Trl|Alley|Plaza|Quay|Walk|Park|Path|Pike|Loop"
+    r"|Expressway|Freeway|Turnpike|Crossing|Bridge|Brook|Burgs?|Bypass|Canyon|Causeway|Center"
+    r"|Centre|Cliffs?|Common|Corner|Cove|Creek|Crest|Dale|Estates?|Falls?|Ferry|Fields?|Flats?"
+    r"|Ford|Forest|Forge|Fork|Fort|Garden|Gateway|Glen|Green|Harbor|Harbour|Haven|Heights"
+    r"|Hollow|Island|Isle|Junction|Knolls?|Lakes?|Landing|Lodge|Manor|Meadows?|Mill|Mission"
+    r"|Motorway|Mount|Mountain|Orchard|Oval|Pass|Pines?|Plains?|Point|Port|Prairie|Ranch|Rapids"
+    r"|Ridge|River|Route|Shoals?|Shore|Spring|Springs|Station|Stream|Summit|Trace|Track"
+    r"|Tunnel|Union|Valley|Via|View|Village|Ville|Vista|Wells?)"
+)
+US_STATES = (
+    r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
+    r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
+)
+KEY_SEP = r"[ \t]*(?:[:#=]|is|was|-)?[ \t]*\(?"  # between a keyword and its value
+
+# --------------------------------------------------------------------------- refiners
+
+_TOKEN = re.compile(r"\S+")
+_NOT_NAME_START = STARTERS | NON_NAME
+_NOT_NAME_ANYWHERE = NON_NAME | PLACES
+_NOT_AFTER_TITLE = STARTERS | NON_NAME | PLACES
+_ENDS_CONTEXT_NAME = STOP_AFTER_NAME | NOT_A_NAME
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text, start, end)]
+
+
+def _bare(token: str) -> str:
+    return _POSSESSIVE.sub("", token.strip(".,;:!?")).lower()
+
+
+def _is_name_token(token: str) -> bool:
+    bare = token.rstrip(".")
+    return len(bare) > 1 and bare.lower() not in PARTICLES
+
+
+def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Trim common words off a capitalised run; keep it only if two name-like words remain."""
+    tokens = _tokens(text, start, end)
+    while tokens and _bare(tokens[0][2]) in _NOT_NAME_START:
+        tokens.pop(0)
+    while tokens and (_bare(tokens[-1][2]) in _NOT_NAME_START or not _is_name_token(tokens[-1][2])):
+        tokens.pop()
+    if sum(_is_name_token(t[2]) for t in tokens) < 2 or not _is_name_token(tokens[0][2]):
+        return None
+    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in tokens):
+        return None
+    return tokens[0][0], tokens[-1][1]
+
+
+def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A name after a title or role word: drop trailing non-name words; reject a non-name."""
+    tokens = _tokens(text, start, end)
+    if not tokens or _bare(tokens[0][2]) in _NOT_AFTER_TITLE:
+        return None
+    while len(tokens) > 1 and _bare(tokens[-1][2]) in _NOT_AFTER_TITLE:
+        tokens.pop()
+    return tokens[0][0], tokens[-1][1]
+
+
+def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """An any-case name after a label or greeting: stop at the first common word."""
+    tokens = _tokens(text, start, end)
+    if not tokens or _bare(tokens[0][2]) in NOT_A_NAME:
+        return None
+    kept = [tokens[0]]
+    for token in tokens[1:]:
+        if _bare(token[2]) in _ENDS_CONTEXT_NAME:
+            break
+        kept.append(token)
+    while len(kept) > 1 and _bare(kept[-1][2]) in PARTICLES:
+        kept.pop()
+    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in kept):
+        return None
+    last_end = kept[-1][1]
+    while last_end > kept[0][0] and text[last_end - 1] in ".,;:!?":
+        last_end -= 1
+    return kept[0][0], last_end
+
+
+def refine_org(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Trim sentence words off the front of 'X Y Corp'; one name word must remain."""
+    tokens = _tokens(text, start, end)
+    while len(tokens) > 1 and _bare(tokens[0][2]) in STARTERS:
+        tokens.pop(0)
+    if len(tokens) < 2:
+        return None
+    return tokens[0][0], end
+
+
+_CAPITALISED_WORD_BEFORE = re.compile(rf"{CAP_WORD}[ ]$")
+
+
+def refine_institution_of(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Take in one capitalised word before 'Bank of ...' (Royal Bank of Scotland)."""
+    before = _CAPITALISED_WORD_BEFORE.search(text, max(0, start - 42), start)
+    if before is not None and _bare(before.group().strip()) not in STARTERS:
+        start = before.start()
+    return start, end
+
+
+def refine_capitalised_place(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Trim sentence words off a capitalised place; reject runs of only common words."""
+    tokens = _tokens(text, start, end)
+    while tokens and _bare(tokens[0][2]) in STARTERS:
+        tokens.pop(0)
+    while tokens and _bare(tokens[-1][2]) in STARTERS:
+        tokens.pop()
+    words = {_bare(t[2]) for t in tokens}
+    if not tokens or (words <= NON_NAME and not words & PLACES):
+        return None
+    return tokens[0][0], tokens[-1][1]
+
+
+_HOUSE_NUMBER_BEFORE = re.compile(r"(?<![\w-])\d{1,4}(?:[ ]?(?:bis|ter))?,?[ ]+$")
+_ENDS_WITH_CAPITALISED_WORD = re.compile(rf"[{U}][\w'’.-]*[ ]$")
+_AMBIGUOUS_STREET_TYPE = re.compile(r"(?i)(?:via|avenue|place|largo|route|boulevard|bd|cours)\b")
+
+
+def refine_typed_street(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Take in a house number written before the street type (12, rue de la Paix) unless it
+    ends the previous address; English-looking types (via, place, route) need a number."""
+    before = _HOUSE_NUMBER_BEFORE.search(text, max(0, start - 12), start)
+    # "Schlosserallee 7, rue ...": that 7 ends the previous address, it is not this one's.
+    if before is not None and not _ENDS_WITH_CAPITALISED_WORD.search(
+        text, max(0, before.start() - 42), before.start()
+    ):
+        start = before.start()
+    if not _has_digit(text[start:end]) and _AMBIGUOUS_STREET_TYPE.match(text, start):
+        return None
+    return start, end
+
+
+def refine_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The longest prefix, in whole groups, that is a valid IBAN: a short upper-case word
+    after the number ("... 0130 00 OK") can be swallowed by the shape and must go again."""
+    for _ in range(3):
+        if iban_valid(text[start:end]):
+            return start, end
+        cut = max(text.rfind(" ", start, end), text.rfind("-", start, end))
+        if cut <= start:
+            return None
+        end = cut
+    return None
+
+
+def refine_url(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Drop trailing sentence punctuation, keeping a ')' that closes a '(' inside the URL."""
+    while end > start:
+        last = text[end - 1]
+        if last in ".,;:!?'\"]}>" or (
+            last == ")" and text.count("(", start, end) < text.count(")", start, end)
+        ):
+            end -= 1
+            continue
+        break
+    return (start, end) if end - start > 4 else None
+
+
+def refine_secret_value(text: str, start: int, end: int) -> tuple[int, int] | None:
+    while end > start and text[end - 1] in ".,;:!?)'\"`":
+        end -= 1
+    return (start, end) if end - start >= 4 else None
+
+
+_CASELESS_CHAR = re.compile(f"[{CASELESS}]")
+CASELESS_SHARE_MAX = 0.6
+
+
+def refine_caseless_run(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Only runs embedded in mostly cased (Latin, Greek, Cyrillic) text: in a document written
+    in the caseless script itself this rule would flag every word, so it says nothing."""
+    window = text[max(0, start - 40) : end + 40]
+    letters = sum(1 for c in window if c.isalpha())
+    share = len(_CASELESS_CHAR.findall(window)) / letters if letters else 1.0
+    return (start, end) if share < CASELESS_SHARE_MAX else None
+
+
+def refine_street_and_number(text: str, start: int, end: int) -> tuple[int, int] | None:
+    tokens = _tokens(text, start, end)
+    if not tokens or _bare(tokens[0][2]) in _NOT_NAME_START:
+        return None
+    return start, end
+
+
+def _not_a_common_word(value: str) -> bool:
+    return value.lower() not in NOT_A_NAME
+
+
+def _identifier_like(value: str) -> bool:
+    """A user name rather than a word: has a digit, a dot or an underscore."""
+    return any(c.isdigit() or c in "._" for c in value)
+
+
+def _secret_value(value: str) -> bool:
+    """A password or key rather than a word: a digit, a symbol, or mixed case inside."""
+    core = value.rstrip(".,;:!?)")
+    return len(core) >= 4 and (any(not c.isalpha() for c in core) or (core[1:] != core[1:].lower()))
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+_DATE_DIGIT_FIRST = _c(
+    _first(r"\d", r"[\w/.-]") + rf"(?:\d?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{MONTH}\.?,?[ ]+\d{{4}}"
+    rf"|\d{{3}}-\d{{1,2}}-\d{{1,2}}|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}}))(?![\w/-]|\.\d)",
+    re.IGNORECASE,
+)
+_DATE_MONTH_FIRST = _c(
+    rf"(?<![\w/.-]){MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}}(?![\w/-]|\.\d)",
+    re.IGNORECASE,
+)
+_POSTCODE_CITY = _c(  # a postal code that starts an address line (or follows ", "), then a town
+    r"(\d(?:(?<=, .)|(?<=: .)|(?<=\n.)|(?<![\s\S]{2})|(?<=\s[A-Z]-.)|(?<=\s[A-Z]{2}-.))"
+    r"(?:\d-\d{3}|\d{2}[ ]\d{2}|\d{4}-\d{3}|\d{3}[ ]?[A-Z]{2}|\d{3,4}))"
+    rf"[ ]+({CAP_WORD}(?:[ ](?:{CAP_WORD}|am|an[ ]der|sur|en|de|del|nad|pod|im|bei)){{0,3}}"
+    rf"|[{CASELESS}]{{1,12}})(?=[ \t]*(?:$|[\n,.;)]))",
+    re.MULTILINE,
+)
+_STREET_NUMBER_CITY = _c(
+    rf"({CAP_FIRST}{CAP_REST}[ ]\d{{1,4}}[a-z]?(?:/\d{{1,4}})?),[ ]"
+    rf"({CAP_WORD}(?:[ -]{CAP_WORD}){{0,2}})"
+    r"(?=[ \t]*(?:$|[\n.;)]))",
+    re.MULTILINE,
+)
+_CITY_STATE_ZIP = _c(
+    rf"({CAP_FIRST}{CAP_REST}(?:[ ]{CAP_WORD}){{0,2}}),?[ ]+{US_STATES}[ ]+(\d{{5}}(?:-\d{{4}})?)"
+    r"(?![\w-])"
+)
+_TYPED_STREET = _c(
+    rf"(?<![\w])(?i:rue|calle|c/|avenida|avda\.|paseo|carrer|camino|ronda|travesía|glorieta"
+    rf"|viale|piazza|corso|vicolo|contrada|strada|rua|praça|travessa|alameda|estrada|ulica|ul\."
+    rf"|aleja|plac|ул\.|улица|пр\.|просп\.|проспект|пер\.|переулок|ш\.|шоссе|наб\.|бул\.|пл\."
+    rf"|boulevard|bd|chemin|allée|impasse|quai|cours|via|avenue|place|largo|route)[ ]+"
+    rf"(?:(?:de|del|de[ ]la|de[ ]l'|des|du|da|do|dos|das|di|della|dei|degli|le|la|les|el|los"
+    rf"|las)[ ]+)?[{U}][\w'’-]{{0,40}}"
+    rf"(?:[ ]+(?:(?:de|del|la|da|do|di|y|e)[ ]+)?[{U}][\w'’-]{{0,40}}){{0,3}}"
+    rf"(?:,?[ ]+(?:(?:n[º°o]\.?|д\.)[ ]*)?\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?)?"
+)
+
+_ROLE_WORDS = (
+    r"patient|client|employee|candidate|applicant|tenant|landlord|plaintiff|defendant|witness"
+    r"|claimant|respondent|petitioner|beneficiary|caller|resident|guardian|decedent|insured"
+    r"|policyholder|debtor|creditor|buyer|seller|lessee|lessor|employer|contractor|physician"
+    r"|nurse|surgeon|agent|representative|interviewer|interviewee|student|pupil|member|user"
+    r"|customer"
+)
+_ROLE_ANCHORS = (
+    "patient",
+    "client",
+    "employ",
+    "candidate",
+    "applicant",
+    "tenant",
+    "landlord",
+    "plaintiff",
+    "defendant",
+    "witness",
+    "claimant",
+    "respondent",
+    "petitioner",
+    "beneficiary",
+    "caller",
+    "resident",
+    "guardian",
+    "decedent",
+    "insured",
+    "policyholder",
+    "debtor",
+    "creditor",
+    "buyer",
+    "seller",
+    "lessee",
+    "lessor",
+    "contractor",
+    "physician",
+    "nurse",
+    "surgeon",
+    "agent",
+    "representative",
+    "interview",
+    "student",
+    "pupil",
+    "member",
+    "user",
+    "customer",
+)
+_MY_RELATIVE = (
+    r"my[ ](?:wife|husband|partner|spouse|son|daughter|mother|mom|mum|father|dad|brother|sister"
+    r"|friend|best[ ]friend|boss|manager|colleague|coworker|co-worker|neighbou?r|girlfriend"
+    r"|boyfriend|fianc[ée]e?|roommate|flatmate|doctor|therapist|lawyer|attorney|cousin|uncle"
+    r"|aunt|grandmother|grandma|grandfather|grandpa|nephew|niece|child|kid|baby|landlord|tenant"
+    r"|teacher|coach|ex|stepson|stepdaughter|caregiver|carer)"
+)
+_LABEL_WORDS = (
+    r"patient|client|employee|candidate|applicant|tenant|plaintiff|defendant|witness|claimant"
+    r"|respondent|caller|customer|member|student|guardian|resident|emergency[ ]contact"
+    r"|next[ ]of[ ]kin|full[ ]name|(?:first|last|sur|given|family|maiden)[ ]?name|name|contact"
+    r"|attn|attention|signed|signature|prepared[ ]by|reviewed[ ]by|approved[ ]by|submitted[ ]by"
+    r"|requested[ ]by|assigned[ ]to|owner|reporter|assignee|author|from|to|cc|bcc|spouse"
+    r"|physician|provider|referring[ ]physician|pcp|agent|rep|interviewer|nurse|doctor|dr"
+)
+_LABEL_ANCHORS = (
+    "patient",
+    "client",
+    "employee",
+    "candidate",
+    "applicant",
+    "tenant",
+    "plaintiff",
+    "defendant",
+    "witness",
+    "claimant",
+    "respondent",
+    "caller",
+    "customer",
+    "member",
+    "student",
+    "guardian",
+    "resident",
+    "emergency",
+    "next",
+    "full",
+    "first",
+    "last",
+    "sur",
+    "given",
+    "family",
+    "maiden",
+    "name",
+    "contact",
+    "attn",
+    "attention",
+    "sign",
+    "prepared",
+    "reviewed",
+    "approved",
+    "submitted",
+    "requested",
+    "assigned",
+    "owner",
+    "reporter",
+    "assignee",
+    "author",
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "spouse",
+    "physician",
+    "provider",
+    "referring",
+    "pcp",
+    "agent",
+    "rep",
+    "interviewer",
+    "nurse",
+    "doctor",
+    "dr",
+)
+_INTRO_WORDS = (
+    r"this[ ]is|it's|it[ ]is|i'm|i[ ]am|spoke[ ](?:to|with)|speaking[ ](?:to|with)"
+    r"|talked[ ](?:to|with)|met[ ]with|meeting[ ]with|named|called|with|cc|told|asked|ask"
+    r"|email|emailed|call|contact|ping|invite|invited|introduce|introducing|welcome|visited|saw"
+    r"|see|meet|met|thank|thanks"
+)
+_INTRO_ANCHORS = (
+    "this",
+    "it",
+    "i'm",
+    "i am",
+    "spoke",
+    "speaking",
+    "talked",
+    "met",
+    "meet",
+    "named",
+    "called",
+    "with",
+    "cc",
+    "told",
+    "ask",
+    "email",
+    "call",
+    "contact",
+    "ping",
+    "invite",
+    "introduc",
+    "welcome",
+    "visited",
+    "saw",
+    "see",
+    "thank",
+)
+_TITLES = r"Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Rev|Herr|Frau|Mme|Mlle|Sr|Sra|Srta|Dott|Sig|Pan|Pani"
 
 RULES: tuple[Rule, ...] = (
+    # --- secrets (first: their spans contain text other rules would split up)
     Rule(
-        "email", "email address",
-        re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b"),
-        HIGH, "local@domain.tld shape",
+        "pem_private_key",
+        "secret",
+        _c(
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]{0,12000}?"
+            r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
+        ),
+        HIGH,
+        "PEM private-key block",
+        anchors=("-----begin",),
     ),
     Rule(
-        "url", "url",
-        re.compile(r"\b(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]]"),
-        HIGH, "scheme or www. prefix",
+        "jwt",
+        "secret",
+        _c(r"(?<![\w-])eyJ[A-Za-z0-9_-]{5,4000}\.eyJ[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{10,4000}"),
+        HIGH,
+        "JSON Web Token: base64url header.payload.signature",
+        anchors=("eyj",),
     ),
     Rule(
-        "card_number", "card number",
-        re.compile(r"\b(?:\d[ -]?){12,18}\d\b"),
-        HIGH, "13–19 digits passing the Luhn checksum", validate=luhn_valid,
+        "api_key_prefixed",
+        "secret",
+        _c(
+            r"(?<![\w-])(?:sk-(?:proj-|ant-(?:api\d\d-)?|live-)?[A-Za-z0-9_-]{20,200}"
+            r"|gh[pousr]_[A-Za-z0-9]{36,200}|github_pat_[A-Za-z0-9_]{22,200}"
+            r"|xox[baprs]-[A-Za-z0-9-]{10,200}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}"
+            r"|glpat-[0-9A-Za-z_-]{20,200}|(?:sk|pk|rk)_(?:live|test)_[0-9A-Za-z]{16,200}"
+            r"|hf_[A-Za-z0-9]{30,200}|npm_[A-Za-z0-9]{36}|SG\.[\w-]{22}\.[\w-]{43})(?![\w-])"
+        ),
+        HIGH,
+        "API key or token with a vendor prefix (sk-, ghp_, github_pat_, xox?-, AKIA, "
+        "AIza, glpat-, sk_live_, hf_, npm_, SG.)",
+        anchors=(
+            "sk",
+            "gh",
+            "xox",
+            "akia",
+            "asia",
+            "aiza",
+            "glpat-",
+            "pk_",
+            "rk_",
+            "hf_",
+            "npm_",
+            "sg.",
+        ),
     ),
     Rule(
-        "ipv4", "ip address",
-        re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b"),
-        HIGH, "four dotted octets 0–255",
+        "secret_assignment",
+        "secret",
+        _c(
+            r"(?i:\b(?:password|passwd|pwd|passcode|passphrase|pin|api[_ -]?key|secret|token"
+            r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token)\b)(?:[^\n.:=]{0,40}?\b(?:is"
+            r"|was|(?:set|changed|reset)[ ]to)\b)?[\"']?[ \t]*(?:[:=]|is|to)?[ \t]*[\"']?"
+            r"([^\s\"'`]{4,80})"
+        ),
+        MEDIUM,
+        "value with a digit, symbol or mixed case after password/secret/token/api key "
+        "(is, :, =, set to)",
+        group=1,
+        validate=_secret_value,
+        refine=refine_secret_value,
+        anchors=("pass", "pwd", "pin", "api", "secret", "token", "access", "client", "auth"),
     ),
     Rule(
-        "phone", "phone number",
-        re.compile(
-            r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}"
+        "high_entropy_token",
+        "secret",
+        _c(_first(r"[A-Za-z0-9_+/=-]", r"[\w/+=.-]") + r"[A-Za-z0-9_+/=-]{19,199}+(?![\w/+=-])"),
+        LOW,
+        "token of 20+ characters with letters and digits, no word-like letter runs, "
+        "Shannon entropy ≥ 3.5 bits/char (3.0 for hex)",
+        validate=looks_like_secret,
+    ),
+    # --- contact and network identifiers
+    Rule(
+        "email",
+        "email address",
+        _c(
+            _first(r"[\w.%+-]", r"[\w.%+-]") + r"[\w.%+-]{0,63}+@(?:[\w-]{1,63}+\.){1,8}"
+            r"[^\W\d_]{2,24}(?![\w-])"
+        ),
+        HIGH,
+        "local@domain.tld shape",
+        requires=("@",),
+    ),
+    Rule(
+        "url",
+        "url",
+        _c(r"(?<![\w@])(?:(?:https?|ftp)://|www\.)[^\s<>\"'`]{2,2000}", re.IGNORECASE),
+        HIGH,
+        "scheme or www. prefix",
+        refine=refine_url,
+        anchors=("http", "ftp", "www."),
+    ),
+    Rule(
+        "domain",
+        "url",
+        _c(
+            _first("[a-z0-9]", r"[\w@./-]") + r"[a-z0-9-]{0,62}+\.(?:[a-z0-9-]{1,63}+\.){0,5}"
+            r"(?:com|org|net|io|co|uk|de|fr|es|it|nl|eu|info|biz|app|dev|me|us|ca|au|ru|jp"
+            r"|cn|br|in|ch|se|no|pl|be|at|dk|fi|cz|pt|gr|ie|nz|za|mx|tv|xyz|ai|edu|gov)"
+            r"(?:/[^\s<>\"'`]{0,2000})?(?![\w@-])",
+            re.IGNORECASE,
+        ),
+        MEDIUM,
+        "bare domain with a common top-level domain",
+        refine=refine_url,
+        requires=(".",),
+    ),
+    Rule(
+        "handle",
+        "handle",
+        _c(
+            r"(?<![\w@.+/-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"
+            r"(?:@[\w-]{1,63}(?:\.[\w-]{1,63}){1,6})?(?![\w@])"
+        ),
+        MEDIUM,
+        "@user social handle (optionally @user@instance)",
+        anchors=("@",),
+    ),
+    Rule(
+        "username_context",
+        "handle",
+        _c(
+            r"(?i:\b(?:user[ ]?name|login[ ]as|logged[ ]in[ ]as|log[ ]in[ ]as|signed[ ]in[ ]as"
+            r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
+            r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
+        ),
+        MEDIUM,
+        "user name after 'username is', 'login as', 'logged in as'",
+        group=1,
+        validate=_not_a_common_word,
+        anchors=(
+            "user",
+            "login",
+            "logged",
+            "log in",
+            "signed",
+            "screen",
+            "nick",
+            "alias",
+            "handle",
+        ),
+    ),
+    Rule(
+        "username_weak",
+        "handle",
+        _c(
+            r"(?i:\b(?:user|admin|account|member|login|by)[ ])"
+            r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
+        ),
+        LOW,
+        "identifier-like token (digits, dots, underscores) after user/admin/login",
+        group=1,
+        validate=_identifier_like,
+        anchors=("user ", "admin ", "account ", "member ", "login ", "by "),
+    ),
+    Rule(
+        "username_parenthesised",
+        "handle",
+        _c(r"\(([a-z][a-z0-9]{0,20}[._][a-z0-9._]{1,20}|[a-z]{2,20}\d{1,6})\)"),
+        LOW,
+        "lower-case user name in parentheses, e.g. after a person's name (jdoe_42)",
+        group=1,
+        requires=("(",),
+    ),
+    Rule(
+        "ipv4",
+        "ip address",
+        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?:/\d{1,2})?(?!\w|\.\d)"),
+        HIGH,
+        "four dotted octets 0–255",
+        validate=ipv4_valid,
+        requires=(".",),
+    ),
+    Rule(
+        "ipv6",
+        "ip address",
+        _c(
+            _first("[0-9A-Fa-f:]", r"[\w:.]") + r"[0-9A-Fa-f]{0,4}:[0-9A-Fa-f:]{1,37}"
+            r"(?![\w:]|\.\w)"
+        ),
+        HIGH,
+        "colon-separated hex groups that parse as an IPv6 address",
+        validate=ipv6_valid,
+        requires=("::", ":"),
+    ),
+    Rule(
+        "mac_address",
+        "mac address",
+        _c(
+            _first("[0-9A-Fa-f]", r"[\w:-]") + r"(?:[0-9A-Fa-f]([:-])(?:[0-9A-Fa-f]{2}\1){4}"
+            r"[0-9A-Fa-f]{2}|[0-9A-Fa-f]{3}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-])"
+        ),
+        HIGH,
+        "six hex pairs separated by : or - (or Cisco dotted form)",
+    ),
+    Rule(
+        "phone",
+        "phone number",
+        _c(
+            _first(r"[+(\d]", r"[\w+/.,#@-]") + r"(?:[\d()]|[ .\-\u00a0/](?=[\d(])){5,30}"
+            r"(?:[ ]?(?:ext\.?|x|\#)[ ]?\d{1,5})?(?![\w]|[.,/-]\d)",
+            re.IGNORECASE,
+        ),
+        HIGH,
+        "international (+cc/00cc), trunk-0, (area) or 3-3-4 digit layout; not a date",
+        validate=phone_plausible,
+    ),
+    Rule(
+        "phone_context",
+        "phone number",
+        _c(
+            r"(?i:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|fax|whatsapp|landline"
+            r"|call(?:[ ]me)?(?:[ ](?:at|on))?|text(?:[ ]me)?(?:[ ](?:at|on))?|ring(?:[ ]me)?"
+            r"(?:[ ](?:at|on))?|reach(?:[ ]me)?[ ](?:at|on)|contact[ ](?:number|no\.?)|contact"
+            r"|(?:new|my|mobile|phone|cell|home|work|direct|office)[ ](?:number|line)(?:[ ]is)?)"
+            r"\b)[^\d\n+(]{0,40}([+(]?\d[\d ()./-]{5,20}\d)(?![\w])"
+        ),
+        HIGH,
+        "7–15 digits after a phone keyword (tel, mobile, call me at, ...)",
+        group=1,
+        validate=digits_in_phone_range,
+        anchors=(
+            "phone",
+            "tel",
+            "mob",
+            "cell",
+            "fax",
+            "whatsapp",
+            "landline",
+            "call",
+            "text",
+            "ring",
+            "reach",
+            "contact",
+            "new",
+            "my",
+            "home",
+            "work",
+            "direct",
+            "office",
+        ),
+    ),
+    # --- government and financial identifiers
+    Rule(
+        "ssn",
+        "ssn",
+        _c(_first(r"\d", r"[\w-]") + r"\d\d-\d\d-\d{4}(?![\w-])"),
+        HIGH,
+        "US SSN layout AAA-GG-SSSS with valid area/group/serial",
+        validate=ssn_valid,
+    ),
+    Rule(
+        "ssn_context",
+        "ssn",
+        _c(
+            r"(?i:\b(?:ssn|social[ ]security(?:[ ](?:number|no\.?|#))?)\b)"
+            + KEY_SEP
+            + r"(\d{3}[ -]?\d{2}[ -]?\d{4})(?![\w-])"
+        ),
+        HIGH,
+        "nine digits after SSN / social security number",
+        group=1,
+        anchors=("ssn", "social"),
+    ),
+    Rule(
+        "national_id_context",
+        "national id",
+        _c(
+            r"(?i:\b(?:national[ ](?:id|identity|insurance)(?:[ ](?:number|no\.?|card))?"
+            r"|insurance[ ](?:id|number|no\.?)|id[ ](?:number|no\.?|card)|identity[ ](?:number"
+            r"|card)|NI[ ]number|NINO|tax[ ](?:id|number|code)|TIN|SIN|NIE|DNI|NIF|PESEL|BSN"
+            r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer)\b)"
+            + KEY_SEP
+            + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
+        ),
+        HIGH,
+        "identifier after national ID / insurance ID / NI number / tax ID keywords",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "national",
+            "insurance",
+            "id ",
+            "identity",
+            "ni ",
+            "nino",
+            "tax",
+            "tin",
+            "sin",
+            "nie",
+            "dni",
+            "nif",
+            "pesel",
+            "bsn",
+            "cpf",
+            "curp",
+            "personnummer",
+            "steuer",
+            "codice",
+            "sozial",
+        ),
+    ),
+    Rule(
+        "ein",
+        "ein",
+        _c(_first(r"\d", r"[\w-]") + r"\d-\d{7}(?![\w-])"),
+        MEDIUM,
+        "US EIN layout XX-XXXXXXX",
+    ),
+    Rule(
+        "card_number",
+        "card number",
+        _c(_first(r"\d", r"[\w-]") + r"(?:[ -]?\d){12,18}(?![\w-])"),
+        0.97,
+        "13–19 digits passing the Luhn checksum",
+        validate=luhn_valid,
+    ),
+    Rule(
+        "card_number_context",
+        "card number",
+        _c(
+            r"(?i:\b(?:card|credit[ ]card|debit[ ]card|cc|visa|mastercard|maestro|amex)"
+            r"(?:[ ](?:number|no\.?|num|#))?)" + KEY_SEP + r"(\d(?:[ -]?\d){11,18})(?![\w-])"
+        ),
+        0.97,
+        "12–19 digits passing the Luhn checksum after card keywords (Maestro has 12)",
+        group=1,
+        validate=luhn_checksum_ok,
+        anchors=("card", "credit", "debit", "cc", "visa", "master", "maestro", "amex"),
+    ),
+    Rule(
+        "iban",
+        "iban",
+        _c(
+            _first("[A-Z]", r"\w")
+            + r"[A-Z]\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)"
+        ),
+        0.97,
+        "IBAN shape with valid ISO 7064 mod-97 check digits and country length",
+        refine=refine_iban,
+    ),
+    Rule(
+        "swift_bic_context",
+        "swift/bic",
+        _c(
+            r"(?i:\b(?:swift|bic)(?:[ ]?/[ ]?(?:bic|swift))?(?:[ ](?:code|no\.?|number))?)"
+            + KEY_SEP
+            + r"([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)(?![\w])"
+        ),
+        HIGH,
+        "8 or 11 character BIC after SWIFT/BIC",
+        group=1,
+        anchors=("swift", "bic"),
+    ),
+    Rule(
+        "swift_bic",
+        "swift/bic",
+        _c(_first("[A-Z]", r"\w") + r"[A-Z]{5}[A-Z0-9]{2}(?:[A-Z0-9]{3})?(?![\w])"),
+        LOW,
+        "BIC shape with a real country code and a digit or branch code",
+        validate=_swift_shape,
+    ),
+    Rule(
+        "routing_number",
+        "routing number",
+        _c(
+            r"(?i:\b(?:routing|ABA|RTN|transit)(?:[ ](?:number|no\.?|num|#))?)"
+            + KEY_SEP
+            + r"(\d{9})(?!\d)"
+        ),
+        HIGH,
+        "nine digits after routing/ABA passing the ABA checksum",
+        group=1,
+        validate=aba_routing_valid,
+        anchors=("routing", "aba", "rtn", "transit"),
+    ),
+    Rule(
+        "sort_code",
+        "routing number",
+        _c(r"(?i:\bsort[ ]?code)" + KEY_SEP + r"(\d{2}[- ]?\d{2}[- ]?\d{2})(?![\w-])"),
+        HIGH,
+        "UK sort code after its keyword",
+        group=1,
+        anchors=("sort",),
+    ),
+    Rule(
+        "bank_account",
+        "bank account number",
+        _c(
+            r"(?i:\b(?:account|acct|a/c|konto(?:nummer)?|compte|cuenta|conta)(?:[ ](?:number"
+            r"|no\.?|num|#|nr\.?))?)" + KEY_SEP + r"(\d(?:[ -]?\d){5,16})(?![\w-])"
+        ),
+        HIGH,
+        "6–17 digits after account/acct",
+        group=1,
+        anchors=("account", "acct", "a/c", "konto", "compte", "cuenta", "conta"),
+    ),
+    Rule(
+        "passport",
+        "passport number",
+        _c(
+            r"(?i:\bpassport(?:[ ](?:number|no\.?|num|#|id))?)"
+            + KEY_SEP
+            + r"(\d{2}[ ]\d{2}[ ]\d{6}|[A-Z0-9]{6,10})(?![\w-])"
+        ),
+        HIGH,
+        "6–10 letters/digits after passport keywords",
+        group=1,
+        validate=_has_digit,
+        anchors=("passport",),
+    ),
+    Rule(
+        "drivers_license",
+        "driver's license",
+        _c(
+            r"(?i:\b(?:driver'?s?|driving)[ ]licen[cs]e(?:[ ](?:number|no\.?|num|#|id))?"
+            r"|\bDL(?:[ ]?(?:number|no\.?|#))?)" + KEY_SEP + r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
+        ),
+        HIGH,
+        "licence number after driver's/driving licence or DL",
+        group=1,
+        validate=_has_digit,
+        anchors=("driver", "driving", "dl"),
+    ),
+    Rule(
+        "license_plate",
+        "license plate",
+        _c(
+            r"(?i:\b(?:licen[cs]e[ ]plate|number[ ]plate|(?:car|vehicle)[ ]plate|plate"
+            r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?)"
+            r"(?:[ ](?:number|no\.?|#))?)"
+            + KEY_SEP
+            + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3})(?![\w-])"
+        ),
+        MEDIUM,
+        "registration after plate/registration keywords",
+        group=1,
+        validate=_plate_value,
+        anchors=("licen", "number plate", "car plate", "vehicle", "plate", "registration", "reg"),
+    ),
+    Rule(
+        "medical_record_number",
+        "medical record number",
+        _c(
+            r"(?i:\bMRN|\bmedical[ ]record(?:[ ](?:number|no\.?|#))?|\bpatient[ ](?:id|number"
+            r"|no\.?|#)|\bchart[ ](?:number|no\.?|#)|\bhospital[ ](?:number|no\.?)|\bNHS[ ]"
+            r"(?:number|no\.?))" + KEY_SEP + r"(\d{3}[ ]\d{3}[ ]\d{4}|[A-Z0-9][A-Z0-9-]{3,19})"
+            r"(?![\w-])"
+        ),
+        HIGH,
+        "record number after MRN/medical record/patient ID",
+        group=1,
+        validate=_has_digit,
+        anchors=("mrn", "medical", "patient", "chart", "hospital", "nhs"),
+    ),
+    Rule(
+        "internal_id",
+        "internal id",
+        _c(
+            r"(?i:\b(?:employee|staff|student|member|membership|customer|client|user|badge"
+            r"|personnel|payroll|matriculation|account|tax|vat)[ ](?:id|number|no\.?|num|#|code)"
+            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge)(?![\w]))"
+            + KEY_SEP
+            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{2,24})(?![\w-])"
+        ),
+        HIGH,
+        "identifier after employee/student/customer/user ID keywords",
+        group=1,
+        validate=_id_value,
+        anchors=(
+            "employee",
+            "staff",
+            "student",
+            "member",
+            "customer",
+            "client",
+            "user",
+            "badge",
+            "personnel",
+            "payroll",
+            "matriculation",
+            "account",
+            "tax",
+            "vat",
+            "emp",
+            "eid",
+            "uid",
+        ),
+    ),
+    Rule(
+        "reference_id",
+        "reference id",
+        _c(
+            r"(?i:\b(?:ticket|case|incident|ref(?:erence)?|order|invoice|booking|reservation"
+            r"|confirmation|claim|policy|tracking|request|application|docket|contract|quote"
+            r"|shipment|transaction|receipt|PO|RMA)(?:[ ](?:id|number|no\.?|num|#|code))?)"
+            + KEY_SEP
+            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{3,24})(?![\w-])"
+        ),
+        MEDIUM,
+        "reference after ticket/case/order/invoice/ref keywords",
+        group=1,
+        validate=_id_value,
+        anchors=(
+            "ticket",
+            "case",
+            "incident",
+            "ref",
+            "order",
+            "invoice",
+            "booking",
+            "reservation",
+            "confirmation",
+            "claim",
+            "policy",
+            "tracking",
+            "request",
+            "application",
+            "docket",
+            "contract",
+            "quote",
+            "shipment",
+            "transaction",
+            "receipt",
+            "po",
+            "rma",
+        ),
+    ),
+    Rule(
+        "reference_id_shape",
+        "reference id",
+        _c(_first("[A-Z]", r"[\w-]") + r"[A-Z]{1,5}-\d{4,10}(?:-\d{1,6})?(?![\w-])"),
+        MEDIUM,
+        "LETTERS-digits identifier such as INC-12345 or ABC-2024-0012",
+    ),
+    Rule(
+        "uuid",
+        "reference id",
+        _c(
+            _first("[0-9a-f]", r"[\w-]") + r"[0-9a-f]{7}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}"
+            r"-[0-9a-f]{12}(?![\w-])",
+            re.IGNORECASE,
+        ),
+        MEDIUM,
+        "UUID",
+        requires=("-",),
+    ),
+    Rule(
+        "btc_bech32",
+        "crypto wallet",
+        _c(r"(?<![\w])(?:bc1|tb1)[02-9ac-hj-np-z]{8,87}(?![\w])", re.IGNORECASE),
+        HIGH,
+        "Bech32 segwit address with a valid checksum",
+        validate=bech32_valid,
+        anchors=("bc1", "tb1"),
+    ),
+    Rule(
+        "btc_base58",
+        "crypto wallet",
+        _c(_first("[13]", r"\w") + r"[1-9A-HJ-NP-Za-km-z]{25,34}(?![\w])"),
+        HIGH,
+        "Base58Check bitcoin address with a valid double-SHA-256 checksum",
+        validate=base58check_valid,
+    ),
+    Rule(
+        "eth_address",
+        "crypto wallet",
+        _c(r"(?<![\w])0x[0-9a-fA-F]{40}(?![\w])"),
+        HIGH,
+        "0x followed by 40 hex digits (Ethereum address)",
+        anchors=("0x",),
+    ),
+    # --- dates and ages
+    Rule(
+        "date_of_birth",
+        "date of birth",
+        _c(
+            rf"(?i:\b(?:born(?:[ ]on)?|date[ ]of[ ]birth|d\.?o\.?b\.?|birth[ ]?date|birthday)"
+            rf"(?![\w]))[ \t]*(?:[:\-–]|is|was)?[ \t]*(?:in[ ]+)?({DATE_TEXT}|{DATE_NUM}"
+            rf"|{MONTH}[ ]+\d{{4}}|(?:19|20)\d\d)(?![\w/-])",
+            re.IGNORECASE,
+        ),
+        HIGH,
+        "date after born/DOB/date of birth",
+        group=1,
+        anchors=("born", "date", "d.o.b", "dob", "d.ob", "do.b", "birth"),
+    ),
+    Rule(
+        "date",
+        "date",
+        _DATE_DIGIT_FIRST,
+        MEDIUM,
+        "full calendar date: 2024-05-03, 03/05/2024, 3 May 2024",
+        validate=_date_valid,
+    ),
+    Rule(
+        "date_month_first",
+        "date",
+        _DATE_MONTH_FIRST,
+        MEDIUM,
+        "full calendar date written month first: May 3, 2024",
+        anchors=(
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "oct",
+            "nov",
+            "dec",
+        ),
+    ),
+    Rule(
+        "age",
+        "age",
+        _c(
+            _first(r"\d", r"[\w.]")
+            + r"\d{0,2}(?:[ -]?(?:years?|yrs?)[ -]old|[ -]?y/?o\b|-year-old)",
+            re.IGNORECASE,
+        ),
+        MEDIUM,
+        "'42 years old', '42-year-old', '42 yo'",
+        validate=_age_valid,
+        requires=("old", "yo", "y/o"),
+    ),
+    Rule(
+        "age_context",
+        "age",
+        _c(
+            r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
+            r"|and\b|now\b|this\b)))(\d{1,3})(?![\w.,]\d|[\w])"
+        ),
+        MEDIUM,
+        "number after aged/age: or I'm",
+        group=1,
+        validate=_age_valid,
+        anchors=("age", "i'm", "i am"),
+    ),
+    # --- organisations and places
+    Rule(
+        "organization",
+        "organization",
+        _c(
+            rf"{CAP_FIRST}{CAP_REST}(?:[ ](?:&[ ]|and[ ]|und[ ]|et[ ]|of[ ]|de[ ])?{CAP_WORD}"
+            rf"){{0,4}},?[ ]{ORG_SUFFIX}(?![\w])"
+        ),
+        MEDIUM,
+        "capitalised words ending in a legal or institutional suffix (Corp., GmbH, "
+        "Ltd, LLC, S.A., AG, University, ...)",
+        refine=refine_org,
+    ),
+    Rule(
+        "organization_of",
+        "organization",
+        _c(
+            rf"(?<![\w&'’.-])(?:University|Bank|Institute|Hospital|College|Ministry|Department"
+            rf"|School|Academy|Museum|Church|Council|Society|Federation)[ ]of[ ](?:the[ ])?"
+            rf"{CAP_WORD}(?:[ ](?:and[ ]|of[ ])?{CAP_WORD}){{0,3}}"
+        ),
+        MEDIUM,
+        "institution 'of' a capitalised name (University of Leeds, Royal Bank of Scotland)",
+        refine=refine_institution_of,
+        anchors=(
+            "university",
+            "bank",
+            "institute",
+            "hospital",
+            "college",
+            "ministry",
+            "department",
+            "school",
+            "academy",
+            "museum",
+            "church",
+            "council",
+            "society",
+            "federation",
+        ),
+    ),
+    Rule(
+        "organization_cjk",
+        "organization",
+        _c(
+            rf"[{CJK}（）()]{{1,16}}(?:株式会社|有限会社|合同会社|有限公司|股份有限公司|集团|公司)"
+            rf"|(?:株式会社|有限会社|合同会社|\(주\)|주식회사|유한회사)[ ]?[{CJK}\w]{{1,16}}"
+        ),
+        MEDIUM,
+        "CJK or Korean company with its legal form (株式会社, 有限公司, (주), 유한회사)",
+        requires=("会社", "公司", "集团", "(주)", "회사"),
+    ),
+    Rule(
+        "organization_cyrillic",
+        "organization",
+        _c(r"\b(?:ООО|ОАО|ЗАО|ПАО|АО|НПО|ИП|РАО|ТОО|ТОВ|ПрАТ|ПАТ)[ ]«[^»\n]{1,60}»"),
+        MEDIUM,
+        "Russian/Ukrainian company form followed by a «quoted» name",
+        requires=("«",),
+    ),
+    Rule(
+        "organization_prefixed",
+        "organization",
+        _c(
+            rf"\b(?:PPUH|PHU|FHU|PPHU|P\.P\.U\.H\.|Firma|Fa\.|Cabinet|Studio|Kanzlei|Praxis)"
+            rf"[ ]{CAP_WORD}(?:[ ]{CAP_WORD}){{0,2}}"
+        ),
+        MEDIUM,
+        "company form written before the name (PPUH Słyk, Kanzlei Weber)",
+        refine=refine_titled_name,
+    ),
+    Rule(
+        "organization_partnership",
+        "organization",
+        _c(
+            rf"{CAP_FIRST}{CAP_REST},[ ]{CAP_WORD}(?:,[ ]{CAP_WORD})?,?[ ](?:and|&|und|et|y|e)[ ]"
+            rf"{CAP_WORD}"
+        ),
+        MEDIUM,
+        "firm named after partners (Brown, Brennan and Smith)",
+        refine=refine_org,
+    ),
+    Rule(
+        "organization_context",
+        "organization",
+        _c(
+            rf"(?i:\b(?:joined|works[ ](?:at|for)|working[ ](?:at|for)|worked[ ](?:at|for)"
+            rf"|employed[ ](?:at|by)|calling|on[ ]behalf[ ]of|representing|employer(?:[ ]is|:)?"
+            rf"|company(?:[ ]is|:)|from[ ]the[ ]company)[ ])({CAP_WORD}(?:(?:,[ ]|[ ](?:&|and"
+            rf"|und|et)[ ]|[ ]){CAP_WORD}){{0,4}})"
+        ),
+        LOW,
+        "capitalised name after joined / works at / calling / on behalf of",
+        group=1,
+        refine=refine_capitalised_place,
+        anchors=(
+            "joined",
+            "work",
+            "employ",
+            "calling",
+            "on behalf",
+            "represent",
+            "company",
+            "from the",
+        ),
+    ),
+    Rule(
+        "street_address",
+        "street address",
+        _c(
+            _first(r"\d", r"[\w.,-]") + rf"\d{{0,4}}[A-Za-z]?(?:[-/]\d{{1,4}}[A-Za-z]?)?,?[ ]+"
+            rf"(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?[ ]+)?"
+            rf"(?:(?:{CAP_WORD}|\d{{1,3}}(?:st|nd|rd|th))[ ]+){{1,4}}{STREET_SUFFIX}\b\.?"
+            rf"(?:[ ]+(?:NW|NE|SW|SE|N|S|E|W)\b)?"
+            rf"(?:,?[ ]+(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|\#)"
+            rf"[ ]?\#?[\w-]{{1,6}})?"
+        ),
+        MEDIUM,
+        "house number, capitalised name and a street type (Street, St, Ave, Rd, ...)",
+    ),
+    Rule(
+        "street_address_continental",
+        "street address",
+        _c(
+            rf"{CAP_FIRST}(?:[\w'’-]{{0,40}}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring"
+            rf"|damm|ufer|chaussee|steig|pfad|markt|straat|laan|baan|gracht|plein|kade|dijk"
+            rf"|singel|vej|gade|gatan|vägen|gränd|torget|väg|veien|gata|katu|tie)(?:[ ]+|(?<=\.))"
+            rf"\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}}[a-zA-Z]?)?(?![\w])"
+            rf"|[\w'’-]{{1,40}}[ ](?:út|utca|tér|körút|sor|ulice|náměstí|třída)"
+            rf"[ ]\d{{1,4}}(?:[/.]\d{{1,4}})?\.?(?![\w]))"
+        ),
+        MEDIUM,
+        "compound street name and house number (Hauptstraße 5, Kerkstraat 12)",
+    ),
+    Rule(
+        "street_address_typed",
+        "street address",
+        _TYPED_STREET,
+        MEDIUM,
+        "street type word, name and number (12, rue de la Paix; Calle Mayor 5; ul. Polna 3)",
+        refine=refine_typed_street,
+        anchors=(
+            "rue",
+            "calle",
+            "c/",
+            "avenida",
+            "avda.",
+            "paseo",
+            "carrer",
+            "camino",
+            "ronda",
+            "travesía",
+            "glorieta",
+            "viale",
+            "piazza",
+            "corso",
+            "vicolo",
+            "contrada",
+            "strada",
+            "rua",
+            "praça",
+            "travessa",
+            "alameda",
+            "estrada",
+            "ulica",
+            "ul.",
+            "aleja",
+            "plac",
+            "ул.",
+            "улица",
+            "пр.",
+            "просп.",
+            "проспект",
+            "пер.",
+            "переулок",
+            "ш.",
+            "шоссе",
+            "наб.",
+            "бул.",
+            "пл.",
+            "boulevard",
+            "bd",
+            "chemin",
+            "allée",
+            "impasse",
+            "quai",
+            "cours",
+            "via",
+            "avenue",
+            "place",
+            "largo",
+            "route",
+        ),
+    ),
+    Rule(
+        "po_box",
+        "street address",
+        _c(
+            r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:al)?[ ]Office[ ]Box|\bPostfach|\bApartado)[ ]+"
+            r"\d{1,7}"
+        ),
+        MEDIUM,
+        "PO box number",
+        anchors=("p.o", "po", "p o", "post", "apartado"),
+    ),
+    Rule(
+        "secondary_unit",
+        "street address",
+        _c(r"(?<![\w])(?:Apt\.?|Apartment|Suite|Ste\.|Flat)[ ]?\#?\d{1,5}[A-Za-z]?(?![\w])"),
+        LOW,
+        "apartment, suite or flat number",
+        anchors=("apt", "apartment", "suite", "ste.", "flat"),
+    ),
+    Rule(
+        "named_street",
+        "street address",
+        _c(
+            rf"{CAP_FIRST}{CAP_REST}(?:[ ]{CAP_WORD})?[ ](?:Street|Road|Avenue|Lane|Drive|Court"
+            rf"|Close|Crescent|Terrace|Boulevard|Gardens|Mews|Square|Place|Row)(?![\w])"
+        ),
+        LOW,
+        "named street without a house number (Pearson Court)",
+        refine=refine_capitalised_place,
+        requires=(
+            "street",
+            "road",
+            "avenue",
+            "lane",
+            "drive",
+            "court",
+            "close",
+            "crescent",
+            "terrace",
+            "boulevard",
+            "gardens",
+            "mews",
+            "square",
+            "place",
+            "row",
+        ),
+    ),
+    Rule(
+        "postal_code_uk",
+        "postal code",
+        _c(
+            _first("[A-PR-UWYZ]", r"\w") + r"(?:IR[ ]?0AA|[A-HK-Y]?\d[A-Z\d]?[ ]?\d"
+            r"[ABD-HJLNP-UW-Z]{2})(?![\w])"
+        ),
+        MEDIUM,
+        "UK postcode (outward and inward code)",
+    ),
+    Rule(
+        "postal_code_ca",
+        "postal code",
+        _c(
+            _first("[ABCEGHJ-NPRSTVXY]", r"\w") + r"\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
             r"(?![\w])"
         ),
-        HIGH, "digit groups in a phone layout, optional +country and (area) code",
-        validate=lambda s: 7 <= sum(c.isdigit() for c in s) <= 15,
+        MEDIUM,
+        "Canadian postal code A1A 1A1",
+    ),
+    Rule(
+        "postal_code_us_state",
+        "postal code",
+        _CITY_STATE_ZIP,
+        HIGH,
+        "US ZIP (+4) after a state abbreviation",
+        group=2,
+    ),
+    Rule(
+        "city_before_state",
+        "location",
+        _CITY_STATE_ZIP,
+        MEDIUM,
+        "city before a US state abbreviation and ZIP",
+        group=1,
+        refine=refine_capitalised_place,
+    ),
+    Rule(
+        "zip_plus_four",
+        "postal code",
+        _c(_first(r"\d", r"[\w-]") + r"\d{4}-\d{4}(?![\w-])"),
+        MEDIUM,
+        "US ZIP+4",
+    ),
+    Rule(
+        "postal_code_context",
+        "postal code",
+        _c(
+            r"(?i:\b(?:zip(?:[ ]?code)?|postal[ ]code|post[ ]?code|PLZ|CEP|code[ ]postal"
+            r"|c[óo]digo[ ]postal)\b)" + KEY_SEP + r"([A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9])(?![\w-])"
+        ),
+        HIGH,
+        "code after zip/postal code/postcode keywords",
+        group=1,
+        validate=_has_digit,
+        anchors=("zip", "postal", "post", "plz", "cep", "code", "código", "codigo"),
+    ),
+    Rule(
+        "postal_code_city",
+        "postal code",
+        _POSTCODE_CITY,
+        MEDIUM,
+        "postal code followed by a town at the end of an address line",
+        group=1,
+    ),
+    Rule(
+        "city_after_postal_code",
+        "location",
+        _POSTCODE_CITY,
+        MEDIUM,
+        "town name after a postal code in an address line",
+        group=2,
+        refine=refine_capitalised_place,
+    ),
+    Rule(
+        "street_number_city",
+        "street address",
+        _STREET_NUMBER_CITY,
+        LOW,
+        "capitalised street name and house number before ', Town' (Vlašimská 720, Osek)",
+        group=1,
+        refine=refine_street_and_number,
+    ),
+    Rule(
+        "city_after_street_number",
+        "location",
+        _STREET_NUMBER_CITY,
+        LOW,
+        "town after 'Street 12,' at the end of an address",
+        group=2,
+        refine=refine_capitalised_place,
+    ),
+    Rule(
+        "city_after_postcode_uk_ca",
+        "location",
+        _c(
+            r"(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ ]\d[A-Z\d]"
+            rf"[A-Z\d][ ]+({CAP_WORD}(?:[ ]{CAP_WORD}){{0,2}})(?=[ \t]*(?:$|[\n,.;)]))"
+        ),
+        MEDIUM,
+        "town after a UK or Canadian postcode",
+        group=1,
+        refine=refine_capitalised_place,
+    ),
+    Rule(
+        "location_preposition",
+        "location",
+        _c(
+            rf"(?i:\b(?:in|from|near|at|around|outside|visiting|to)[ ])({CAP_WORD}(?:[ -]"
+            rf"{CAP_WORD}){{0,2}})(?=[ \t]*(?:$|[\n,.;:!?)]|(?i:from|until|on|for|and|last"
+            rf"|next|this|since)\b))"
+        ),
+        0.45,
+        "capitalised place after in/from/near/at at the end of a clause",
+        group=1,
+        refine=refine_capitalised_place,
+        anchors=("in ", "from ", "near ", "at ", "around ", "outside ", "visiting ", "to "),
+    ),
+    Rule(
+        "location_context",
+        "location",
+        _c(
+            rf"(?i:\b(?:lives?|living|located|based|resides?|residing|moved|relocated|born"
+            rf"|grew[ ]up|stationed|hometown(?:[ ]is)?|originally)[ ](?:in|to|at|near|from|is)"
+            rf"[ ])({CAP_WORD}(?:[ ]{CAP_WORD}){{0,2}})"
+        ),
+        LOW,
+        "capitalised place after lives in / moved to / based in",
+        group=1,
+        refine=refine_capitalised_place,
+        anchors=(
+            "live",
+            "living",
+            "located",
+            "based",
+            "resid",
+            "moved",
+            "relocated",
+            "born",
+            "grew",
+            "stationed",
+            "hometown",
+            "originally",
+        ),
+    ),
+    # --- person names
+    Rule(
+        "person_titled",
+        "full person name",
+        _c(rf"(?<![\w])(?:{_TITLES})\.?[ \t]+({TITLED_RUN}{NAME_END}|{CASELESS_RUN})"),
+        0.85,
+        "capitalised name after a title (Dr. Ana Müller, Mr O'Neil)",
+        group=1,
+        refine=refine_titled_name,
+        anchors=(
+            "mr",
+            "ms",
+            "mx",
+            "miss",
+            "dr",
+            "prof",
+            "sir",
+            "dame",
+            "rev",
+            "herr",
+            "frau",
+            "mme",
+            "mlle",
+            "sr",
+            "dott",
+            "sig",
+            "pan",
+        ),
+    ),
+    Rule(
+        "person_role",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:{_MY_RELATIVE}|{_ROLE_WORDS}))[ \t]*,?[ \t]*"
+            rf"(?:(?:is[ ])?(?:named|called)[ \t]+)?({TITLED_RUN}){NAME_END}"
+        ),
+        0.8,
+        "capitalised name after a personal role (my wife Maria, patient Jose Alvarez)",
+        group=1,
+        refine=refine_titled_name,
+        anchors=("my ", *_ROLE_ANCHORS),
+    ),
+    Rule(
+        "person_role_lower",
+        "full person name",
+        _c(
+            rf"(?i:\b{_MY_RELATIVE})[ \t]*,?[ \t]*(?:(?:is[ ])?(?:named|called)[ \t]+)?"
+            rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?)(?=[ \t]*(?:[,.!?;]|$|\n|(?i:and|said|says|is"
+            rf"|was|who|will|has|had|told|asked|called|wants|just)\b))"
+        ),
+        MEDIUM,
+        "any-case name after my <relative> when a clause boundary follows",
+        group=1,
+        refine=refine_context_name,
+        anchors=("my ",),
+    ),
+    Rule(
+        "person_label",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:{_LABEL_WORDS})[ \t]*:[ \t]*)({NAME_ANY}(?:[ \t]+{NAME_ANY}){{0,3}}"
+            rf"|{CASELESS_RUN})"
+        ),
+        0.8,
+        "name after a form label (Patient:, Name:, Signed:, From:)",
+        group=1,
+        refine=refine_context_name,
+        anchors=_LABEL_ANCHORS,
+    ),
+    Rule(
+        "person_speaker",
+        "full person name",
+        _c(
+            rf"^[ \t]*(?:\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*"
+            rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?[ \t]+|<)?"
+            rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?|[{CASELESS}]{{1,8}})>?[ \t]*:[ \t]",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "speaker at the start of a chat or transcript line ([10:42] maria: ...)",
+        group=1,
+        refine=refine_context_name,
+        requires=(":",),
+    ),
+    Rule(
+        "person_greeting",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:dear|hi|hello|hey|hiya|howdy|thanks|thank[ ]you|congrats"
+            rf"|congratulations)\b)[ \t]*[,!.:—-]?[ \t]*({CONTEXT_NAME})"
+        ),
+        MEDIUM,
+        "name after a greeting (Dear Maria, hi tom, thanks Kim)",
+        group=1,
+        refine=refine_context_name,
+        anchors=("dear", "hi", "hello", "hey", "howdy", "thank", "congrat"),
+    ),
+    Rule(
+        "person_signoff",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:regards|best|best[ ]wishes|cheers|thanks|thank[ ]you|sincerely"
+            rf"|yours(?:[ ](?:truly|sincerely|faithfully))?|cordially|warmly|love|xoxo"
+            rf"|respectfully|signed|bye|ciao|talk[ ]soon)\b)[ \t]*(?:[,!.:—-][ \t]*"
+            rf"(?:\r?\n[ \t]*)?|\r?\n[ \t]*)({CONTEXT_NAME})"
+        ),
+        MEDIUM,
+        "name after a sign-off and its comma or line break (Regards,\\nKim Lee)",
+        group=1,
+        refine=refine_context_name,
+        anchors=(
+            "regards",
+            "best",
+            "cheers",
+            "thank",
+            "sincerely",
+            "yours",
+            "cordially",
+            "warmly",
+            "love",
+            "xoxo",
+            "respectfully",
+            "signed",
+            "bye",
+            "ciao",
+            "talk",
+        ),
+    ),
+    Rule(
+        "person_intro",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:my[ ]name[ ]is|my[ ]name's|name's|i[ ]am[ ]called|call[ ]me|you[ ]can"
+            rf"[ ]call[ ]me|ask[ ]for|goes[ ]by|i[ ]go[ ]by)\b)[ \t]+({CONTEXT_NAME})"
+        ),
+        0.8,
+        "name after 'my name is' / 'call me'",
+        group=1,
+        refine=refine_context_name,
+        anchors=("my name", "name's", "i am", "call me", "you can", "ask for", "goes by", "i go"),
+    ),
+    Rule(
+        "person_intro_capitalised",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:{_INTRO_WORDS})\b)[ \t]+({NAME}(?:[ \t]+(?:{PARTICLE}[ \t]+){{0,2}}"
+            rf"{NAME}){{0,2}}){NAME_END}"
+        ),
+        LOW,
+        "capitalised name after 'this is', 'spoke with', 'cc', ...",
+        group=1,
+        refine=refine_titled_name,
+        anchors=_INTRO_ANCHORS,
+    ),
+    Rule(
+        "person_name",
+        "full person name",
+        _c(_first(f"[{U}]", r"[\w'’.@-]") + NAME_REST_RUN + NAME_END),
+        0.6,
+        "two or more capitalised name words (diacritics included), minus common words, "
+        "months and places",
+        refine=refine_name_run,
+    ),
+    Rule(
+        "person_name_caseless_script",
+        "full person name",
+        _c(_first(f"[{CASELESS}]", f"[{CASELESS}]") + CASELESS_RUN_REST + f"(?![{CASELESS}])"),
+        LOW,
+        "short run in a caseless script (CJK, Hangul, Devanagari, Arabic, Hebrew, Thai) "
+        "inside Latin text: names such as 王伟, 김민준, सुमती",
+        refine=refine_caseless_run,
     ),
 )
+
+
+def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
+    positions: set[int] = set()
+    for anchor in anchors:
+        index = lowered.find(anchor)
+        while index >= 0:
+            positions.add(index)
+            index = lowered.find(anchor, index + 1)
+    return sorted(positions)
+
+
+def iter_matches(rule: Rule, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """The rule's matches, left to right and non-overlapping, as `finditer` would give them.
+
+    With anchors and `lowered` (from `lower_same_length`) the pattern is only tried where an
+    anchor starts.
+    """
+    if not rule.anchors or lowered is None:
+        yield from rule.pattern.finditer(text)
+        return
+    last_end = 0
+    for position in _anchor_positions(lowered, rule.anchors):
+        if position < last_end:
+            continue
+        match = rule.pattern.match(text, position)
+        if match is not None:
+            last_end = max(match.end(), position + 1)
+            yield match
+
+
+# Characters whose lower case is longer than one character ('İ' -> 'i̇'); mapped to a
+# one-character stand-in so that offsets in the lower-cased copy match the text.
+_LOWER_EXPANDS = {c: "i" for c in range(0x10000) if len(chr(c).lower()) != 1}
+
+
+def lower_same_length(text: str) -> str:
+    """`text.lower()` with every character kept at its offset."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_LOWER_EXPANDS).lower()
 
 
 class RegexDetector:
@@ -87,16 +1878,36 @@ class RegexDetector:
         self.rules = rules
 
     def detect(self, text: str) -> list[Detection]:
+        lowered = lower_same_length(text)
         found: list[Detection] = []
+        shared: dict[tuple[re.Pattern[str], tuple[str, ...]], list[re.Match[str]]] = {}
         for rule in self.rules:
-            for match in rule.pattern.finditer(text):
+            if rule.requires and not any(word in lowered for word in rule.requires):
+                continue
+            key = (rule.pattern, rule.anchors)  # rules that read other groups of one pattern
+            if key not in shared:
+                shared[key] = list(iter_matches(rule, text, lowered))
+            for match in shared[key]:
                 start, end = match.span(rule.group)
-                value = text[start:end]
-                if rule.validate is not None and not rule.validate(value):
+                if start < 0 or end <= start:
                     continue
+                if rule.validate is not None and not rule.validate(text[start:end]):
+                    continue
+                if rule.refine is not None:
+                    refined = rule.refine(text, start, end)
+                    if refined is None:
+                        continue
+                    start, end = refined
                 found.append(
-                    Detection(start, end, rule.category, rule.placeholder, "regex",
-                              rule.confidence, rule.rule_id)
+                    Detection(
+                        start,
+                        end,
+                        rule.category,
+                        rule.placeholder,
+                        "regex",
+                        rule.confidence,
+                        rule.rule_id,
+                    )
                 )
         return found
 
@@ -104,7 +1915,12 @@ class RegexDetector:
 def rule_table() -> list[dict[str, str]]:
     """The rules as rows for `--list-rules`."""
     return [
-        {"id": r.rule_id, "category": r.category, "placeholder": r.placeholder,
-         "confidence": f"{r.confidence:.2f}", "rationale": r.rationale}
+        {
+            "id": r.rule_id,
+            "category": r.category,
+            "placeholder": r.placeholder,
+            "confidence": f"{r.confidence:.2f}",
+            "rationale": r.rationale,
+        }
         for r in RULES
     ]

@@ -1,0 +1,36 @@
+"""The default detector: the union of the regex rules and Presidio.
+
+The two miss different things: Presidio's spaCy NER finds names and places the rules cannot
+know, the rules find identifiers Presidio has no recognizer for (IBAN without context,
+secrets, reference ids, street addresses, international phone layouts). `detect` returns
+the raw union; the detection pipeline (`anonymizer.detection.detect`) applies the allow
+list and whitelist and then `resolve_overlaps` (earliest, then longest, then most
+confident), so that a span the user allows never hides a different, overlapping one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from anonymizer.detection.overlaps import resolve_overlaps
+from anonymizer.types import Detection, Detector
+
+
+class CombinedDetector:
+    name = "combined"
+
+    def __init__(self, detectors: Sequence[Detector] | None = None) -> None:
+        if detectors is None:
+            from anonymizer.detection.presidio import PresidioDetector
+            from anonymizer.detection.regex import RegexDetector
+
+            detectors = (RegexDetector(), PresidioDetector())
+        self.detectors = tuple(detectors)
+
+    def detect(self, text: str) -> list[Detection]:
+        """Every detection of every member detector (overlaps included)."""
+        return [d for detector in self.detectors for d in detector.detect(text)]
+
+    def detect_resolved(self, text: str) -> list[Detection]:
+        """The union with overlaps resolved, for callers outside the pipeline."""
+        return resolve_overlaps(self.detect(text))

@@ -1,0 +1,149 @@
+"""Word lists behind the regex detector's false-positive guards for names and organisations.
+
+Hand-curated and deliberately small: capitalised words that are almost never a person's
+name (function words, months, document headings, place names). Words that are also common
+given names or surnames (May, June, Hall, Park, Victoria, Jordan, ...) are left out on
+purpose, so that the guard does not hide real names.
+"""
+
+from __future__ import annotations
+
+
+def _words(block: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in block.split())
+
+
+# Words that can start a sentence or a capitalised run but are not names.
+STARTERS = _words("""
+a about above across after afterwards again against all almost along already also although
+always am among an and another any anyone anything anyway anywhere are around as at be
+because been before being below beside besides between both but by can could did do does
+doing done during each either else even ever every everyone everything except few first
+for from further had has have having he her here hers herself him himself his how however
+i if in into is it its itself just last least less let like many maybe me meanwhile
+might mine more most much must my myself neither never nevertheless next no nobody none
+nor not nothing now of off often on once one only onto or other others otherwise our ours
+ourselves out over own per perhaps please quite rather same she should since so some
+somebody someone something sometimes somewhere still such than that the their theirs them
+themselves then there therefore these they this those though through thus to together too
+toward towards under unless until up upon us very via was we well were what whatever when
+whenever where whereas wherever whether which while who whoever whole whom whose why
+with within without would yet you your yours yourself yourselves
+yes no ok okay hi hello hey dear thanks thank cheers regards best sincerely kind warm
+greetings welcome sorry congratulations congrats bye goodbye morning afternoon evening
+today tomorrow yesterday tonight recently currently finally also additionally moreover
+furthermore unfortunately fortunately hopefully basically actually apparently clearly
+obviously honestly frankly regarding concerning re fwd fw subject attn attention note
+notes ps nb fyi asap tbd eta
+call contact email send ask check visit review see meet reach ping text ring phone
+update confirm approve attach attached find found forward share sign signed submit
+following follow per according based given considering
+""")
+
+# Capitalised words that are not person names in any position of a capitalised run.
+NON_NAME = _words("""
+january february march july september october november december jan feb mar apr jun
+jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon
+tue tues wed thu thur thurs fri sat christmas easter thanksgiving halloween ramadan
+diwali hanukkah eid new year years eve holiday holidays weekend
+street st road rd avenue ave boulevard blvd lane ln drive court ct way place square sq
+terrace parkway highway hwy close crescent mews gardens plaza apt apartment suite unit
+floor building block tower
+inc corp corporation company co llc ltd limited plc gmbh ag sa sarl bv nv llp group
+holdings partners associates foundation trust bank university college school academy
+institute hospital clinic centre center ministry department dept council committee
+board office agency authority commission services service solutions systems technologies
+labs laboratory consulting industries international global national federal government
+court tribunal police
+customer customers support team staff account accounts billing payment payments invoice
+order orders ticket tickets case incident claim claims policy policies privacy terms
+conditions section article clause schedule appendix annex exhibit agreement contract
+amendment addendum report meeting minutes agenda project program programme product
+products release version update status summary overview introduction conclusion
+background purpose scope definitions parties recitals whereas witness governing law
+jurisdiction effective date term termination confidential confidentiality information
+disclosure nondisclosure non-disclosure obligations obligation liability indemnity
+warranty warranties notices notice severability assignment entire force majeure
+employment employee employer position title salary compensation benefits bonus leave
+annual sick parental probation performance appraisal evaluation review feedback goals
+objectives duties responsibilities handbook code conduct disciplinary grievance
+resignation offer letter reference onboarding training human resources hr payroll
+manager director officer president vice chief executive senior junior head lead
+principal engineer analyst consultant specialist coordinator assistant administrator
+nurse doctor physician surgeon therapist pharmacist patient patients client clients
+discharge admission admitted history present past medical surgical family social
+complaint chief vital signs physical exam examination assessment plan impression
+diagnosis diagnoses differential medication medications allergies allergy labs
+laboratory results imaging radiology follow-up follow up instructions course hospital
+subjective objective progress note notes procedure procedures consent emergency room
+ward icu er department outpatient inpatient primary care blood pressure heart rate
+insurance coverage deductible premium
+north south east west northern southern eastern western central upper lower greater
+united states kingdom republic union european america american british english german
+french spanish italian dutch polish russian chinese japanese korean indian canadian
+australian mexican brazilian african asian european irish scottish welsh swiss swedish
+norwegian danish finnish portuguese greek turkish arabic hebrew latin
+internet email e-mail phone mobile telephone fax address name names number numbers id
+passport license licence card credit debit visa mastercard amex iban swift bic ssn dob
+mrn bitcoin ethereum wallet token password key api url website web online offline
+google microsoft apple amazon facebook meta twitter linkedin instagram whatsapp slack
+github gitlab zoom teams outlook gmail excel word powerpoint windows linux android ios
+python java javascript aws azure cloud server database docker kubernetes
+quarter quarterly annual monthly weekly daily q1 q2 q3 q4 fy budget revenue sales
+marketing finance legal operations engineering security compliance risk audit tax
+research development strategy sprint roadmap standup retro kickoff launch demo
+action items next steps key points open questions main issues best practices
+general public private personal professional business corporate internal external
+mr mrs ms miss dr prof sir madam
+""")
+
+# Unambiguous place names: a capitalised run containing one is not a person's name.
+PLACES = _words("""
+afghanistan albania algeria argentina armenia austria azerbaijan bangladesh belarus
+belgium bolivia bosnia brazil bulgaria cambodia cameroon canada chile china colombia
+croatia cuba cyprus czechia denmark ecuador egypt estonia ethiopia finland france
+germany ghana greece guatemala hungary iceland india indonesia iran iraq ireland israel
+italy japan kazakhstan kenya kuwait latvia lebanon libya lithuania luxembourg malaysia
+malta mexico moldova mongolia montenegro morocco mozambique nepal netherlands nicaragua
+nigeria norway pakistan panama paraguay peru philippines poland portugal qatar romania
+russia rwanda senegal serbia singapore slovakia slovenia somalia spain sudan sweden
+switzerland syria taiwan tanzania thailand tunisia turkey uganda ukraine uruguay
+uzbekistan venezuela vietnam yemen zambia zimbabwe england scotland wales britain
+europe asia africa australia antarctica
+london paris berlin madrid rome milan munich hamburg frankfurt cologne vienna zurich
+geneva amsterdam rotterdam brussels copenhagen stockholm oslo helsinki dublin lisbon
+barcelona valencia seville warsaw krakow prague budapest bucharest athens istanbul
+moscow kyiv kiev tokyo osaka kyoto beijing shanghai shenzhen seoul busan mumbai delhi
+bangalore chennai kolkata karachi lahore dhaka bangkok jakarta manila hanoi singapore
+dubai riyadh doha cairo lagos nairobi johannesburg toronto montreal vancouver ottawa
+calgary chicago boston seattle denver dallas houston miami atlanta detroit philadelphia
+baltimore pittsburgh cleveland minneapolis portland sacramento honolulu anchorage
+manchester liverpool birmingham leeds glasgow edinburgh bristol cardiff belfast oxford
+cambridge brooklyn manhattan queens bronx york jersey angeles francisco diego vegas
+hong kong zealand arabia emirates salvador rica sri lanka
+alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii
+idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts
+michigan minnesota mississippi missouri montana nebraska nevada hampshire mexico ohio
+oklahoma oregon pennsylvania rhode island carolina dakota tennessee texas utah vermont
+virginia wisconsin wyoming
+""")
+
+# Words that end a lower-case name captured after a role word ("my wife maria said").
+STOP_AFTER_NAME = STARTERS | _words("""
+said says told asked called wrote emailed texted messaged replied mentioned thinks
+thought wants wanted needs needed has had is was will would can could should might must
+and or but so because who which that when while if then also too again here there now
+today tonight tomorrow yesterday lol haha ok okay yes no please thanks
+""")
+
+# Words that never follow a role word as a name ("my wife is", "patient denies").
+NOT_A_NAME = STOP_AFTER_NAME | _words("""
+team everyone everybody all guys folks there sir madam colleagues friends family
+mr mrs ms dr prof doctor nurse patient client customer user admin support
+agent caller speaker host guest moderator operator system bot assistant interviewer q
+world aboard valued wishes mate buddy dude bro pal lot much advance everyone
+denies reports states presents presented complains complained notes noted reported
+stated appears appeared remains remained feels felt went came got made took gave left
+just really very still already never always not also both only even
+a an the this that these those his her their our your its my
+""")
