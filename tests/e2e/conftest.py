@@ -15,6 +15,14 @@ ARTIFACTS = Path(
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _patient_expectations():
+    # The first request that uses Presidio loads spaCy in the server (several seconds on 2 cores).
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=30_000)
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
