@@ -54,20 +54,21 @@ def submit_job(  # type: ignore[no-untyped-def]
 
     `planned` is the receipt `anonymizer.plan()` gave for this text and these settings.
     """
-    from anonymizer import plan
+    from anonymizer import mechanism_info, plan
 
     if document.owner_id != user.pk:
         raise PermissionError("document belongs to another user")
     if planned is None:
         planned = plan(document.text, rewrite_settings).receipt
+    info = mechanism_info(rewrite_settings.mechanism)
     with transaction.atomic():
         job = RewriteJob.objects.create(
             owner=user,
             document=document,
             mechanism=rewrite_settings.mechanism,
             settings=rewrite_settings.to_dict(),
-            epsilon=_finite_or_none(rewrite_settings.epsilon),
-            delta=rewrite_settings.delta,
+            epsilon=_finite_or_none(rewrite_settings.epsilon) if info.uses_epsilon else None,
+            delta=rewrite_settings.delta if info.uses_delta else None,
         )
         # raises ledger.BudgetExceeded, rolling the job back, if the cap cannot take it
         ledger.reserve_for_job(job, planned)
