@@ -86,8 +86,31 @@ def redis_url(tmp_path_factory) -> str:  # type: ignore[no-untyped-def]
     proc.wait(10)
 
 
+# Random-weight stand-ins rarely stop generating; 16 tokens a step keeps worker tests quick.
+TINY_MODEL_ENV = {"ANONYMIZER_GENERATION_MAX_LENGTH": "16", "ANONYMIZER_TORCH_THREADS": "1"}
+
+
 @pytest.fixture(scope="session")
-def celery_worker_process(redis_url, django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
+def tiny_model_dir(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    """Tiny random-weight DP-Embed-Invert models saved where ANONYMIZER_MODEL_DIR can find them."""
+    from anonymizer.models.standins import build_standins, save_standins
+
+    return save_standins(build_standins("tiny", seed=0), tmp_path_factory.mktemp("tiny-models"))
+
+
+@pytest.fixture
+def tiny_models_available(tiny_model_dir, monkeypatch) -> Path:  # type: ignore[no-untyped-def]
+    """Make dp-embed-invert available in this process too (the web form checks it)."""
+    monkeypatch.setenv("ANONYMIZER_MODEL_DIR", str(tiny_model_dir))
+    for name, value in TINY_MODEL_ENV.items():
+        monkeypatch.setenv(name, value)
+    return tiny_model_dir
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(  # type: ignore[no-untyped-def]
+    redis_url, django_db_setup, django_db_blocker, tmp_path_factory, tiny_model_dir
+):
     """A real `celery worker` process on the `gpu` queue, sharing the test database file."""
     from django.db import connection
 
@@ -106,6 +129,8 @@ def celery_worker_process(redis_url, django_db_setup, django_db_blocker, tmp_pat
         "DATABASE_URL": _database_url(connection.settings_dict, db_name),
         "DJANGO_SETTINGS_MODULE": "webapp.settings",
         "PYTHONUNBUFFERED": "1",
+        "ANONYMIZER_MODEL_DIR": str(tiny_model_dir),
+        **TINY_MODEL_ENV,
     }
     log = open(log_path, "w")  # noqa: SIM115
     proc = subprocess.Popen(

@@ -54,7 +54,9 @@ GENERATION_KWARGS: dict[str, Any] = {
     "do_sample": False,
     "no_repeat_ngram_size": 0,
     "min_length": 1,
-    "max_length": 128,
+    # A lower cap (ANONYMIZER_GENERATION_MAX_LENGTH) keeps random-weight stand-ins fast in tests;
+    # the published models end their 32-token texts long before 128.
+    "max_length": int(os.environ.get("ANONYMIZER_GENERATION_MAX_LENGTH", "128")),
 }
 _TIED_T5_EMBEDDINGS = (
     "shared.weight",
@@ -390,6 +392,9 @@ def load_pipeline(models: Mapping[str, ResolvedModel], device: torch.device) -> 
     key = (tuple(sorted((role, str(m.path)) for role, m in models.items())), str(device))
     with _LOCK:
         if key not in _PIPELINES:
+            threads = os.environ.get("ANONYMIZER_TORCH_THREADS")
+            if threads:
+                torch.set_num_threads(int(threads))
             logger.info("loading dp-embed-invert models on %s", device)
             _PIPELINES[key] = _build_pipeline(models, device)
         return _PIPELINES[key]

@@ -122,3 +122,26 @@ def test_history_filters_and_pages(logged_in, live_server, django_user_model, sc
     page.select_option("select[name=state]", "")
     page.fill("input[name=q]", "report-1")
     expect(page.locator("#history-table tbody tr")).to_have_count(10)
+
+
+def test_dp_embed_invert_shows_corrector_progress_and_rewritten_chunks(
+    logged_in, live_server, celery_worker_process, tiny_models_available, screenshot
+):
+    page = logged_in
+    page.fill("textarea[name=text]", "Contact Jane Doe at jane@example.com about the merger.")
+    choose_mechanism(page, "dp-embed-invert")
+    page.select_option("select[name=detector]", "regex")
+    page.select_option("select[name=composition]", "gdp")
+    page.fill("input[name=num_steps]", "100")
+    expect(page.locator("#preview-k")).to_have_text("3")
+    page.click("#submit-button")
+    page.wait_for_url("**/jobs/*/")
+    expect(page.locator("#job-status .stage")).to_contain_text("correcting step", timeout=90_000)
+    expect(page.locator("#job-status progress")).to_be_visible()
+    screenshot("job-running")
+    expect(page.locator("#spans")).to_be_visible(timeout=90_000)
+    expect(page.locator("#spans tr.span-chunk")).to_have_count(3)
+    expect(page.locator("#spans .chip")).to_have_text(["[PERSON]", "[EMAIL]"])
+    expect(page.locator("#receipt-text")).to_contain_text("Guarantee: (eps,delta)-DP")
+    expect(page.locator("#receipt-text")).to_contain_text("composition=gdp")
+    screenshot("result-dp-embed-invert")

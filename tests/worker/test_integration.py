@@ -89,3 +89,38 @@ def test_one_message_runs_all_queued_jobs_with_the_same_settings_as_a_batch(
     finished = [wait_until_finished(j.pk) for j in jobs]
     assert [j.output for j in finished] == ["mail [EMAIL]"] * 3
     assert RewriteJob.objects.get(pk=other.pk).state == "queued"  # different settings
+
+
+def test_dp_embed_invert_runs_in_the_worker_with_progress_and_a_charged_receipt(
+    celery_worker_process, alice
+):
+    from anonymizer import plan
+    from webapp.ledger.models import LedgerEntry
+
+    text = "Contact Jane Doe at jane@example.com or call +1 415-555-0188 about the merger."
+    # enough corrector steps that the once-a-second progress writes catch one of them
+    settings = Settings(
+        mechanism="dp-embed-invert", detector="regex", num_steps=100, composition="gdp", epsilon=16
+    )
+    planned = plan(text, settings).receipt
+    job = services.submit_text(alice, name="memo.txt", text=text, rewrite_settings=settings)
+    stages = set()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        current = RewriteJob.objects.get(pk=job.pk)
+        stages.add(current.stage)
+        if current.is_finished:
+            break
+        time.sleep(0.1)
+    assert current.state == "succeeded", current.error
+    assert any(stage.startswith("correcting step") for stage in stages), stages
+    receipt = current.receipt.payload
+    assert receipt["notion"] == "(eps,delta)-DP" and receipt["composition"] == "gdp"
+    assert receipt["n_chunks"] == planned.n_chunks == 4
+    assert receipt["sigma"] == pytest.approx(planned.sigma)
+    assert receipt["seeded"] is False
+    pii = [s["placeholder"] for s in current.spans if s["is_pii"]]
+    assert pii == ["[PERSON]", "[EMAIL]", "[PHONE]"]
+    assert [p for p in ("[PERSON]", "[EMAIL]", "[PHONE]") if p in current.output] == pii
+    entry = LedgerEntry.objects.get(job=current)
+    assert len(entry.events) == 4 and current.noised_release
