@@ -130,6 +130,7 @@ def celery_worker_process(  # type: ignore[no-untyped-def]
         "DJANGO_SETTINGS_MODULE": "webapp.settings",
         "PYTHONUNBUFFERED": "1",
         "ANONYMIZER_MODEL_DIR": str(tiny_model_dir),
+        "ANONYMIZER_CACHE_DIR": str(tmp_path_factory.mktemp("cache")),
         **TINY_MODEL_ENV,
     }
     log = open(log_path, "w")  # noqa: SIM115

@@ -124,3 +124,29 @@ def test_dp_embed_invert_runs_in_the_worker_with_progress_and_a_charged_receipt(
     assert [p for p in ("[PERSON]", "[EMAIL]", "[PHONE]") if p in current.output] == pii
     entry = LedgerEntry.objects.get(job=current)
     assert len(entry.events) == 4 and current.noised_release
+
+
+@pytest.mark.parametrize("mechanism", ["santext", "custext", "clusant"])
+def test_token_level_mechanisms_run_in_the_worker(celery_worker_process, alice, mechanism):
+    text = "Please call Dr. Maria Lopez at +1 415-555-0188 or mail maria@example.com."
+    settings = Settings(
+        mechanism=mechanism, detector="regex", epsilon=4, candidates_per_category=50, n_clusters=4
+    )
+    job = wait_until_finished(
+        services.submit_text(alice, name="t.txt", text=text, rewrite_settings=settings).pk,
+        timeout=180,
+    )
+    assert job.state == "succeeded", job.error
+    receipt = job.receipt.payload
+    assert receipt["mechanism"] == mechanism and receipt["details"]["n_tokens"] == 3
+    assert job.output.startswith("Please call ") and job.output.endswith(".")
+    sanitized = [s for s in job.spans if s["is_pii"]]
+    assert [s["category"] for s in sanitized] == [
+        "full person name",
+        "phone number",
+        "email address",
+    ]
+    if mechanism == "custext":  # clusters of several tokens: no metric-LDP claim
+        assert receipt["notion"].startswith("eps-LDP within cluster only")
+    else:
+        assert receipt["notion"].startswith("eps-metric-LDP per token")
