@@ -6,7 +6,7 @@ import os
 
 import django
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
@@ -17,6 +17,20 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("gpu"),)
 app.conf.task_routes = {"worker.tasks.*": {"queue": "gpu"}}
 app.conf.include = ["worker.tasks"]
+
+
+@worker_process_init.connect
+def _warm_default_detector(**_: object) -> None:
+    """Load the default detector (Presidio + spaCy) once per child, not on its first job."""
+    import logging
+
+    from anonymizer import AnonymizerError, Settings
+    from anonymizer.detection import get_detector
+
+    try:
+        get_detector(Settings().detector).detect("warm up")
+    except AnonymizerError as exc:
+        logging.getLogger(__name__).warning("default detector unavailable: %s", exc)
 
 
 @worker_ready.connect

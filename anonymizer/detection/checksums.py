@@ -200,6 +200,7 @@ def shannon_entropy(value: str) -> float:
 
 _WORDLIKE_RUN = re.compile(r"[a-z]{8,}|[A-Z]{8,}")
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_SEPARATORS = re.compile(r"[_/.+=-]+")
 
 SECRET_MIN_LENGTH = 20
 SECRET_MIN_ENTROPY = 3.5  # bits/char; random base62 of length 20 scores ≈ 4.1
@@ -214,6 +215,9 @@ def looks_like_secret(token: str) -> bool:
     has_upper = any(c.isupper() for c in token)
     if not (has_lower or has_upper) or _WORDLIKE_RUN.search(token):
         return False
+    parts = [p for p in _SEPARATORS.split(token) if p]
+    if len(parts) >= 3 and sum(p.isalpha() and p.islower() for p in parts) * 2 >= len(parts):
+        return False  # snake_case or path-like words: test_it_returns_404_for_users
     threshold = SECRET_MIN_ENTROPY_HEX if _HEX.fullmatch(token) else SECRET_MIN_ENTROPY
     return shannon_entropy(token) >= threshold
 

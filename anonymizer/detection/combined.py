@@ -2,8 +2,9 @@
 
 The two miss different things: Presidio's spaCy NER finds names and places the rules cannot
 know, the rules find identifiers Presidio has no recognizer for (IBAN without context,
-secrets, reference ids, street addresses, international phone layouts). `detect` returns
-the raw union; the detection pipeline (`anonymizer.detection.detect`) applies the allow
+secrets, reference ids, street addresses, international phone layouts). Names found by
+either are then propagated to their other mentions in the document. `detect` returns the
+raw union; the detection pipeline (`anonymizer.detection.detect`) applies the allow
 list and whitelist and then `resolve_overlaps` (earliest, then longest, then most
 confident), so that a span the user allows never hides a different, overlapping one.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from anonymizer.detection.overlaps import resolve_overlaps
+from anonymizer.detection.propagation import propagate_names
 from anonymizer.types import Detection, Detector
 
 
@@ -28,8 +30,10 @@ class CombinedDetector:
         self.detectors = tuple(detectors)
 
     def detect(self, text: str) -> list[Detection]:
-        """Every detection of every member detector (overlaps included)."""
-        return [d for detector in self.detectors for d in detector.detect(text)]
+        """Every detection of every member detector (overlaps included), plus the other
+        occurrences of the person names they found (`propagation.py`)."""
+        found = [d for detector in self.detectors for d in detector.detect(text)]
+        return found + propagate_names(text, found)
 
     def detect_resolved(self, text: str) -> list[Detection]:
         """The union with overlaps resolved, for callers outside the pipeline."""

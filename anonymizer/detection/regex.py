@@ -323,6 +323,16 @@ def refine_institution_of(text: str, start: int, end: int) -> tuple[int, int] | 
     return start, end
 
 
+_ACRONYM = re.compile(r"[A-Z]{2,}")
+
+
+def refine_preposition_place(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A place after 'in', 'from', ...: as `refine_capitalised_place`, minus acronyms (LLMs)."""
+    if _ACRONYM.search(text, start, end) and text[start:end].lower() not in PLACES:
+        return None
+    return refine_capitalised_place(text, start, end)
+
+
 def refine_capitalised_place(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim sentence words off a capitalised place; reject runs of only common words."""
     tokens = _tokens(text, start, end)
@@ -440,7 +450,7 @@ _DATE_MONTH_FIRST = _c(
 )
 _POSTCODE_CITY = _c(  # a postal code that starts an address line (or follows ", "), then a town
     r"(\d(?:(?<=, .)|(?<=: .)|(?<=\n.)|(?<![\s\S]{2})|(?<=\s[A-Z]-.)|(?<=\s[A-Z]{2}-.))"
-    r"(?:\d-\d{3}|\d{2}[ ]\d{2}|\d{4}-\d{3}|\d{3}[ ]?[A-Z]{2}|\d{3,4}))"
+    r"(?:\d-\d{3}|\d{2}[ ]\d{2}|\d{4}-\d{3}|\d{3}[ ]?[A-Z]{2}|\d{3,5}))"
     rf"[ ]+({CAP_WORD}(?:[ ](?:{CAP_WORD}|am|an[ ]der|sur|en|de|del|nad|pod|im|bei)){{0,3}}"
     rf"|[{CASELESS}]{{1,12}})(?=[ \t]*(?:$|[\n,.;)]))",
     re.MULTILINE,
@@ -459,11 +469,13 @@ _TYPED_STREET = _c(
     rf"(?<![\w])(?i:rue|calle|c/|avenida|avda\.|paseo|carrer|camino|ronda|travesía|glorieta"
     rf"|viale|piazza|corso|vicolo|contrada|strada|rua|praça|travessa|alameda|estrada|ulica|ul\."
     rf"|aleja|plac|ул\.|улица|пр\.|просп\.|проспект|пер\.|переулок|ш\.|шоссе|наб\.|бул\.|пл\."
+    rf"|вул\.|вулиця|шосе|площа|провулок|бульвар|проспект"
     rf"|boulevard|bd|chemin|allée|impasse|quai|cours|via|avenue|place|largo|route)[ ]+"
     rf"(?:(?:de|del|de[ ]la|de[ ]l'|des|du|da|do|dos|das|di|della|dei|degli|le|la|les|el|los"
     rf"|las)[ ]+)?[{U}][\w'’-]{{0,40}}"
     rf"(?:[ ]+(?:(?:de|del|la|da|do|di|y|e)[ ]+)?[{U}][\w'’-]{{0,40}}){{0,3}}"
-    rf"(?:,?[ ]+(?:(?:n[º°o]\.?|д\.)[ ]*)?\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?)?"
+    rf"(?:,?[ ]+(?:(?:n[º°o]\.?|д\.|буд\.)[ ]*)?\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?"
+    rf"(?:,?[ ](?:кв|к|стр)\.[ ]?\d{{1,4}})?)?"
 )
 
 _ROLE_WORDS = (
@@ -659,6 +671,7 @@ RULES: tuple[Rule, ...] = (
         anchors=(
             "sk",
             "gh",
+            "github_pat_",
             "xox",
             "akia",
             "asia",
@@ -677,7 +690,7 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?i:\b(?:password|passwd|pwd|passcode|passphrase|pin|api[_ -]?key|secret|token"
             r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token)\b)(?:[^\n.:=]{0,40}?\b(?:is"
-            r"|was|(?:set|changed|reset)[ ]to)\b)?[\"']?[ \t]*(?:[:=]|is|to)?[ \t]*[\"']?"
+            r"|was|(?:set|changed|reset)[ ]to)\b[ \t]*[:=]?|[\"']?[ \t]*[:=])[ \t]*[\"']?"
             r"([^\s\"'`]{4,80})"
         ),
         MEDIUM,
@@ -772,7 +785,7 @@ RULES: tuple[Rule, ...] = (
         "username_weak",
         "handle",
         _c(
-            r"(?i:\b(?:user|admin|account|member|login|by)[ ])"
+            r"(?i:\b(?:user|admin|account|member|login|by)[ ](?:(?:user|admin|login)[ ])?)"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
         LOW,
@@ -1448,6 +1461,12 @@ RULES: tuple[Rule, ...] = (
             "наб.",
             "бул.",
             "пл.",
+            "вул.",
+            "вулиця",
+            "шосе",
+            "площа",
+            "провулок",
+            "бульвар",
             "boulevard",
             "bd",
             "chemin",
@@ -1624,8 +1643,19 @@ RULES: tuple[Rule, ...] = (
         0.45,
         "capitalised place after in/from/near/at at the end of a clause",
         group=1,
-        refine=refine_capitalised_place,
+        refine=refine_preposition_place,
         anchors=("in ", "from ", "near ", "at ", "around ", "outside ", "visiting ", "to "),
+    ),
+    Rule(
+        "location_cyrillic_settlement",
+        "location",
+        _c(
+            r"(?<![\w])(?:г|с|д|п|пгт|ст|к|х|клх|рп|смт|село|місто|хутір|станица|деревня)\.?[ ]"
+            r"[А-ЯЁІЇЄҐ][\w’'-]{1,30}(?:[ -][А-ЯЁІЇЄҐ][\w’'-]{1,30})?"
+        ),
+        MEDIUM,
+        "Russian/Ukrainian settlement abbreviation and name (г. Москва, с. Иваново, хутір X)",
+        requires=(". ", "село", "місто", "хутір", "станица", "деревня"),
     ),
     Rule(
         "location_context",
@@ -1878,6 +1908,7 @@ class RegexDetector:
         self.rules = rules
 
     def detect(self, text: str) -> list[Detection]:
+        """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)
         found: list[Detection] = []
         shared: dict[tuple[re.Pattern[str], tuple[str, ...]], list[re.Match[str]]] = {}

@@ -1,0 +1,53 @@
+"""Name propagation: a name found once is redacted wherever else it is mentioned."""
+
+from __future__ import annotations
+
+from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.combined import CombinedDetector
+from anonymizer.detection.propagation import propagate_names
+from anonymizer.detection.regex import RegexDetector
+from anonymizer.types import Detection
+
+
+def person(text: str, surface: str, score: float = 0.8) -> Detection:
+    start = text.index(surface)
+    return Detection(
+        start,
+        start + len(surface),
+        "full person name",
+        placeholder_for("full person name"),
+        "test",
+        score,
+    )
+
+
+def surfaces(text: str, detections: list[Detection]) -> list[str]:
+    return [text[d.start : d.end] for d in detections]
+
+
+def test_other_mentions_of_a_found_name_are_detected_in_any_case() -> None:
+    text = "[10:42] Aaron Sato: hi\nit's aaron here, AARON said. Aaronson is someone else."
+    found = propagate_names(text, [person(text, "Aaron Sato")])
+    assert surfaces(text, found) == ["Aaron", "Sato", "aaron", "AARON"]
+    assert all(d.source == "propagation" and d.category == "full person name" for d in found)
+
+
+def test_possessives_count_but_longer_words_do_not() -> None:
+    text = "Dr. Ana Müller called. Müller's notes; Müllerstraße is a street."
+    found = propagate_names(text, [person(text, "Ana Müller")])
+    assert surfaces(text, found) == ["Ana", "Müller", "Müller"]
+
+
+def test_weak_seeds_common_words_and_other_categories_do_not_propagate() -> None:
+    text = "Thanks Team. The team met. Kim went home; kim is a name."
+    weak = person(text, "Kim", score=0.5)
+    common = person(text, "Team")
+    email = Detection(0, 6, "email address", "[EMAIL]", "test", 1.0)
+    assert propagate_names(text, [weak, common, email]) == []
+
+
+def test_combined_detector_redacts_unmarked_mentions_of_a_speaker() -> None:
+    text = "[10:42] aaron: see you soon\n[10:43] bea: it's aaron's car, tell aaron"
+    detector = CombinedDetector(detectors=(RegexDetector(),))
+    combined = surfaces(text, detector.detect_resolved(text))
+    assert combined.count("aaron") == 3
