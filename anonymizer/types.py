@@ -2,7 +2,9 @@
 
 Receipt extends DESIGN.md's field list with `metric_unit`, `detector`, `statement` and
 `details` (mechanism-specific facts such as token counts), so one JSON shape serves every
-mechanism.
+mechanism. Detection adds `rule_id` (which regex rule fired, for `--list-rules` and review);
+its `source` may also be "deny-list" or "propagation" (another mention of a detected name).
+Mechanism adds `plan()`, the model-free preview that `anonymizer.plan()` and the web form use.
 """
 
 from __future__ import annotations
