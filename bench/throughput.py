@@ -46,11 +46,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--single-chunks", type=int, default=8, help="chunks timed one per call")
     p.add_argument("--batch-size", type=int, default=Settings.batch_size)
     p.add_argument("--device", default=None, help="cpu, cuda, cuda:N (default: auto)")
-    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch default)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="torch CPU threads (default: torch's own; 1 with --small, whose tiny matrices "
+        "gain nothing from more and lose ~10x to thread hand-offs on a busy 2-core machine)",
+    )
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     args.steps = args.steps or ([0, 1, 5] if args.small else [0, 1, 5, 20])
     args.chunks = args.chunks or (16 if args.small else 64)
+    if args.threads is None:
+        args.threads = 1 if args.small else 0
     name = "throughput_small.json" if args.small else "throughput.json"
     args.out = args.out or RESULTS_DIR / name
     return args
