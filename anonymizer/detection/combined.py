@@ -31,8 +31,16 @@ class CombinedDetector:
 
     def detect(self, text: str) -> list[Detection]:
         """Every detection of every member detector (overlaps included), plus the other
-        occurrences of the person names they found (`propagation.py`)."""
-        found = [d for detector in self.detectors for d in detector.detect(text)]
+        occurrences of the person names they found (`propagation.py`).
+
+        Where a later detector reports exactly the span an earlier one did, the earlier
+        (the specific regex rule, e.g. "age" or "ein") keeps it: Presidio's scores are not
+        calibrated against the rules' confidences, and its label there is generic ("date").
+        """
+        found: list[Detection] = []
+        for detector in self.detectors:
+            taken = {(d.start, d.end) for d in found}
+            found.extend(d for d in detector.detect(text) if (d.start, d.end) not in taken)
         return found + propagate_names(text, found)
 
     def detect_resolved(self, text: str) -> list[Detection]:

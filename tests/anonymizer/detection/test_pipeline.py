@@ -137,3 +137,11 @@ def test_registry_knows_the_builtin_detectors_and_builds_each_once() -> None:
 
 def test_combined_is_the_default_detector() -> None:
     assert Settings().detector == "combined"
+
+
+def test_combined_keeps_the_specific_regex_category_on_an_identical_span():
+    text = "The patient, a 71 years old retiree, filed EIN 58-1458305 last week."
+    found = detect(text, Settings(detector="combined"))
+    by_text = {text[d.start : d.end]: d.category for d in found}
+    assert by_text["71 years old"] == "age"
+    assert by_text["58-1458305"] == "ein"
