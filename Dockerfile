@@ -11,4 +11,4 @@ RUN pip install -c constraints.txt '.[ml]' && pip install --no-deps vec2text==0.
 COPY . .
 RUN DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput -v0
 EXPOSE 8000
-CMD ["gunicorn", "webapp.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "webapp.wsgi:application", "-c", "webapp/gunicorn.conf.py", "--bind", "0.0.0.0:8000", "--workers", "3"]

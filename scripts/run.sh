@@ -34,7 +34,8 @@ for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break;
   --loglevel INFO --hostname "gpu@%h" &
 pids+=($!)
 
-.venv/bin/gunicorn webapp.wsgi:application --bind "$WEB_ADDR" --workers 2 --threads 4 \
+.venv/bin/gunicorn webapp.wsgi:application -c webapp/gunicorn.conf.py --bind "$WEB_ADDR" \
+  --workers 2 --threads 4 \
   --access-logfile - &
 pids+=($!)
 

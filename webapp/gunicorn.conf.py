@@ -1,0 +1,19 @@
+"""Gunicorn settings for scripts/run.sh and docker-compose (command-line flags still apply)."""
+
+import threading
+
+
+def post_worker_init(worker) -> None:  # type: ignore[no-untyped-def]
+    """Load the default detector (Presidio + spaCy) in the background of each web worker, so
+    the first receipt preview does not wait several seconds for it."""
+
+    def warm() -> None:
+        from anonymizer import AnonymizerError, Settings
+        from anonymizer.detection import get_detector
+
+        try:
+            get_detector(Settings().detector).detect("warm up")
+        except AnonymizerError as exc:
+            worker.log.warning("default detector unavailable: %s", exc)
+
+    threading.Thread(target=warm, name="warm-detector", daemon=True).start()
