@@ -11,7 +11,6 @@ from datetime import timedelta
 
 from django.conf import settings as django_settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from anonymizer import RewriteResult, Settings
@@ -102,15 +101,6 @@ def claim_job(job_id: int) -> RewriteJob | None:
     return RewriteJob.objects.select_related("document").get(pk=job_id)
 
 
-def record_progress(job_id: int, fraction: float, stage: str) -> None:
-    """Store progress and heartbeat; raise CancelledByUser if the owner asked to stop."""
-    RewriteJob.objects.filter(pk=job_id, state=State.RUNNING).update(
-        progress=min(max(fraction, 0.0), 1.0), stage=stage[:128], heartbeat_at=timezone.now()
-    )
-    if RewriteJob.objects.filter(pk=job_id, cancel_requested=True).exists():
-        raise CancelledByUser()
-
-
 def complete_job(job_id: int, result: RewriteResult) -> RewriteJob:
     """Store output and receipt (hash-chained to the previous one) in one transaction."""
     with transaction.atomic():
@@ -198,9 +188,7 @@ def cancel_job(job: RewriteJob) -> RewriteJob:
         if cancelled:
             ledger.release_reservation(job.pk)
     if not cancelled:
-        RewriteJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
-            cancel_requested=True, stage=F("stage")
-        )
+        RewriteJob.objects.filter(pk=job.pk, state=State.RUNNING).update(cancel_requested=True)
     job.refresh_from_db()
     return job
 
