@@ -10,6 +10,7 @@ most at K = 1), and the worker plans it exactly and charges that.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 from django.conf import settings as django_settings
@@ -42,11 +43,40 @@ def plan_bounded(text: str, rewrite_settings: Settings) -> Planned:
         if len(text) <= django_settings.INLINE_PLAN_MAX_CHARS:
             planned = plan(text, rewrite_settings)
             n_pii = sum(1 for span in planned.spans if span.is_pii)
-            return Planned(planned.receipt, True, n_pii, len(text))
-        return Planned(worst_case_receipt(rewrite_settings), False, None, len(text))
+            result = Planned(planned.receipt, True, n_pii, len(text))
+        else:
+            result = Planned(worst_case_receipt(rewrite_settings), False, None, len(text))
+        check_representable(result.receipt)
     except PLANNING_ERRORS as exc:
         log.info("planning failed: %s: %s", type(exc).__name__, exc)
         raise PlanningError(planning_message(exc)) from exc
+    return result
+
+
+NOISE_FIELDS = (
+    "sigma",
+    "sensitivity",
+    "rho",
+    "delta_total",
+    "epsilon_per_chunk",
+    "delta_per_chunk",
+)
+
+
+def check_representable(receipt: Receipt) -> None:
+    """Refuse settings whose noise figures overflow (σ = inf or NaN cannot be stored or used).
+
+    ε = inf is a legitimate request (no noise, no guarantee); then ε per chunk is inf too.
+    """
+    no_noise = receipt.epsilon_total == math.inf
+    for name in NOISE_FIELDS:
+        if no_noise and name == "epsilon_per_chunk":
+            continue
+        value = getattr(receipt, name)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name} would be {value}, which cannot be used")
+    if isinstance(receipt.epsilon_total, float) and math.isnan(receipt.epsilon_total):
+        raise ValueError("the total ε would be NaN")
 
 
 def worst_case_receipt(rewrite_settings: Settings) -> Receipt:
