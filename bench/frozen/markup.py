@@ -47,7 +47,9 @@ ALIASES: dict[str, str] = {
     "nrp": "nationality or group",
 }
 
-_MARK = re.compile(r"\[\[(?P<gold>[^\[\]|]+)\|(?P<label>[^\[\]|]+)\]\]|\{\{(?P<neg>[^{}|]+)(?:\|(?P<note>[^{}|]*))?\}\}")
+_MARK = re.compile(
+    r"\[\[(?P<gold>[^\[\]|]+)\|(?P<label>[^\[\]|]+)\]\]|\{\{(?P<neg>[^{}|]+)(?:\|(?P<note>[^{}|]*))?\}\}"
+)
 
 
 def category_for(alias: str) -> str:
