@@ -98,6 +98,7 @@ GENRES: dict[str, tuple[str, list[str]]] = {
             "Case reference {ref}. Officer in charge: DC {name:3}.",
             "The complainant, a {age_yo} {religion_lc} woman, reported abuse at {street}.",
             "Neither the {law} nor the caution was explained to {first}.",
+            "A second car, a grey estate with the foreign plate {plate_eu}, was parked outside.",
         ],
     ),
     "logs": (
@@ -161,6 +162,7 @@ GENRES: dict[str, tuple[str, list[str]]] = {
             "Pick-up at {gps} at 06:15; driver {first:3} ({phone_intl:3}).",
             "Hotel voucher {ref} for {name} at {company}, {city}.",
             "Frequent flyer {cust_id}; contact {email}.",
+            "Rental car {plate_eu} booked for {first}; return it to {city} by 10:00 on {date}.",
         ],
     ),
     "benefits": (
