@@ -6,12 +6,15 @@ a whole worker, Redis) and start it again, the way production loses them.
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -229,3 +232,117 @@ def point_producer_at(broker_url: str) -> None:
         app._pool.force_close_all()
         app._pool = None
     app.amqp._producer_pool = None
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster from Debian's package on a free loopback port (trust auth).
+
+    As root it runs as the `postgres` user (or `nobody`), because postgres refuses root.
+    """
+
+    def __init__(self) -> None:
+        self.bindir = _postgres_bindir()
+        if self.bindir is None or not (self.bindir / "postgres").exists():
+            raise RuntimeError(
+                "PostgreSQL server binaries not found; run scripts/test.sh (it installs "
+                "postgresql) or set PG_BINDIR"
+            )
+        self.base = Path(tempfile.mkdtemp(prefix="test-pg-"))
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None  # type: ignore[type-arg]
+        self._log = None
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        account = _server_user()
+        as_user: dict = {}
+        if account is not None:
+            os.chown(self.base, account.pw_uid, account.pw_gid)
+            as_user = {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
+        data = self.base / "data"
+        subprocess.run(
+            [self.bindir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+            + ["--no-sync"],
+            check=True,
+            capture_output=True,
+            cwd=self.base,
+            **as_user,
+        )
+        self._log = open(self.base / "server.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [self.bindir / "postgres", "-D", data, "-p", str(self.port), "-h", "127.0.0.1"]
+            + ["-k", self.base, "-c", "fsync=off", "-c", "max_connections=200"],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            cwd=self.base,
+            **as_user,
+        )
+        wait_for(lambda: self._accepts() or self.proc.poll() is not None, 30, "postgres")
+        if self.proc.poll() is not None:
+            raise RuntimeError(
+                f"postgres exited:\n{(self.base / 'server.log').read_text()[-3000:]}"
+            )
+
+    def create_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user="postgres", dbname="postgres", autocommit=True
+        ) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def _accepts(self) -> bool:
+        import psycopg
+
+        try:
+            psycopg.connect(
+                host="127.0.0.1",
+                port=self.port,
+                user="postgres",
+                dbname="postgres",
+                connect_timeout=1,
+            ).close()
+            return True
+        except psycopg.OperationalError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self._log is not None:
+            self._log.close()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _postgres_bindir() -> Path | None:
+    if os.environ.get("PG_BINDIR"):
+        return Path(os.environ["PG_BINDIR"])
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major_version)
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def _major_version(path: str) -> int:
+    part = Path(path).parent.parent.name
+    return int(part) if part.isdigit() else 0
+
+
+def _server_user() -> pwd.struct_passwd | None:
+    """Who runs the server: None (ourselves) unless we are root."""
+    if os.geteuid() != 0:
+        return None
+    for name in ("postgres", "nobody"):
+        try:
+            return pwd.getpwnam(name)
+        except KeyError:
+            continue
+    raise RuntimeError("running as root and neither a 'postgres' nor a 'nobody' user exists")

@@ -14,6 +14,9 @@ def post_worker_init(worker) -> None:  # type: ignore[no-untyped-def]
     """Load the default detector (Presidio + spaCy) in the background of each web worker, so
     the first receipt preview does not wait several seconds for it."""
 
+    if os.environ.get("ANONYMIZER_WEB_WARM_DETECTOR", "1") == "0":
+        return
+
     def warm() -> None:
         from anonymizer import AnonymizerError, Settings
         from anonymizer.detection import get_detector
