@@ -289,6 +289,7 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
     from webapp.jobs.models import Document, Receipt, RewriteJob
     from webapp.ledger import costs
     from webapp.ledger.models import LedgerEntry
+    from webapp.ledger.services import _entry_fields as entry_fields
 
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     text = "Mail jane.doe@example.com about the merger, or call +1 415-555-0188. " * 4
@@ -338,26 +339,14 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
     entries, receipts = [], []
     for i, job in enumerate(jobs):
         receipt = planned[job.mechanism].receipt
-        cost = costs.release_cost(receipt)
         succeeded = job.state == "succeeded"
         entries.append(
             LedgerEntry(
                 job=job,
                 owner=user,
                 status="charged" if succeeded else "released",
-                kind=cost.kind,
-                mechanism=cost.mechanism,
-                notion=cost.notion,
-                events=[e.to_dict() for e in cost.events],
-                mu_squared=cost.mu_squared,
-                epsilon=cost.epsilon,
-                delta=cost.delta,
-                basic_epsilon=cost.basic_epsilon,
-                basic_delta=cost.basic_delta,
-                metric_unit=cost.metric_unit,
-                n_chunks=cost.n_chunks,
-                details=cost.details,
                 settled_at=now,
+                **entry_fields(costs.release_cost(receipt)),
             )
         )
         if succeeded:
