@@ -163,3 +163,9 @@ def test_error_pages_are_styled_like_the_app(client, alice):
     forged.force_login(alice)
     refused = forged.post(reverse("submit"), {"text": "x"})
     assert refused.status_code == 403 and "This form has expired" in refused.content.decode()
+
+
+def test_presidio_per_document_warnings_are_not_logged():
+    import logging
+
+    assert logging.getLogger("presidio-analyzer").getEffectiveLevel() >= logging.ERROR

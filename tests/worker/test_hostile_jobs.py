@@ -67,7 +67,7 @@ def test_hostile_but_valid_jobs_end_with_a_result_or_a_reason(
         "control characters": {
             "mechanism": "redact",
             "detector": "regex",
-            "text": "a\x07b\x1bc jane@example.com " * 50,
+            "text": "a\x07b\x1bc jane@example.com " * 4 + "plain words " * 200,
         },
     }
     job_ids = {}
