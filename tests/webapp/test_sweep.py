@@ -140,3 +140,14 @@ def test_claiming_counts_attempts_and_a_duplicate_message_claims_nothing(alice, 
     job = JobFactory(owner=alice)
     assert services.claim_job(job.pk).attempts == 1
     assert services.claim_job(job.pk) is None
+
+
+def test_a_job_killed_at_the_hard_time_limit_fails_instead_of_running_again(alice, rung, settings):
+    settings.CELERY_TASK_TIME_LIMIT = 60
+    job = submitted(alice, rung)
+    services.claim_job(job.pk)
+    RewriteJob.objects.filter(pk=job.pk).update(
+        started_at=LONG_AGO - timedelta(minutes=5), heartbeat_at=LONG_AGO
+    )
+    assert sweep.recover_stale_jobs().failed == [job.pk]
+    assert "ran past the time limit of 60 s" in RewriteJob.objects.get(pk=job.pk).error

@@ -66,12 +66,22 @@ def recover_stale_jobs(now: datetime | None = None) -> SweepReport:
         Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True)
     )
     report = SweepReport()
-    for job_id, attempts, cancel_requested in stale.values_list(
-        "pk", "attempts", "cancel_requested"
+    hard_limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    for job_id, attempts, cancel_requested, started_at, heartbeat_at in stale.values_list(
+        "pk", "attempts", "cancel_requested", "started_at", "heartbeat_at"
     ):
         if cancel_requested:
             services.finish_cancelled(job_id)
             report.cancelled.append(job_id)
+        elif started_at and heartbeat_at and heartbeat_at - started_at >= hard_limit:
+            # Celery's hard time limit killed it: running it again would only time out again
+            services.fail_job(
+                job_id,
+                f"The job ran past the time limit of {hard_limit.total_seconds():.0f} s and "
+                "was stopped. No output was released and your budget was returned.",
+                attempt=attempts,
+            )
+            report.failed.append(job_id)
         elif attempts >= settings.JOB_MAX_ATTEMPTS:
             services.fail_job(
                 job_id,
