@@ -7,6 +7,7 @@ from pathlib import Path
 # One control socket per instance (its var dir), not gunicorn's default in the home
 # directory that every instance on the host would share.
 _var_dir = Path(os.environ.get("ANONYMIZER_VAR_DIR") or Path(__file__).resolve().parents[1] / "var")
+_var_dir.mkdir(parents=True, exist_ok=True)
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or str(_var_dir / "gunicorn.ctl")
 
 
