@@ -126,7 +126,8 @@ def zcdp_rho(epsilon: float, delta: float) -> float:
     """Largest ρ such that ρ-zCDP implies (ε, δ)-DP by Bun–Steinke Prop. 1.3."""
     _check_budget(epsilon, delta)
     log_inv_delta = -math.log(delta)  # not log(1/δ): 1/δ overflows for subnormal δ
-    return (math.sqrt(epsilon + log_inv_delta) - math.sqrt(log_inv_delta)) ** 2
+    # (√(ε+L) − √L)² written without the cancellation of the difference
+    return (epsilon / (math.sqrt(epsilon + log_inv_delta) + math.sqrt(log_inv_delta))) ** 2
 
 
 def verify_gaussian_plan(
@@ -226,13 +227,16 @@ def plan_gaussian_noise(
             f"δ = {delta:g} split over K = {k} chunks (basic composition) underflows to 0; "
             "choose a larger δ or gdp composition",
         )
-    if composition == "basic":
-        sigma = analytic_gaussian_sigma(epsilon / k, delta / k, sensitivity)
-    elif composition == "zcdp":
-        rho = zcdp_rho(epsilon, delta)
-        sigma = sensitivity * math.sqrt(k / (2 * rho)) * (1 + SIGMA_ROUND_UP)
-    else:
-        sigma = sensitivity * math.sqrt(k) / gdp_mu(epsilon, delta) * (1 + SIGMA_ROUND_UP)
+    try:
+        if composition == "basic":
+            sigma = analytic_gaussian_sigma(epsilon / k, delta / k, sensitivity)
+        elif composition == "zcdp":
+            rho = zcdp_rho(epsilon, delta)
+            sigma = sensitivity * math.sqrt(k / (2 * rho)) * (1 + SIGMA_ROUND_UP)
+        else:
+            sigma = sensitivity * math.sqrt(k) / gdp_mu(epsilon, delta) * (1 + SIGMA_ROUND_UP)
+    except ArithmeticError:  # ρ or μ underflowing to 0, σ overflowing
+        sigma = math.nan
     verify_gaussian_plan(epsilon, delta, k, sigma, sensitivity, composition)
     delta_chunk: float | None = delta / k
     eps_chunk: float | None = epsilon / k

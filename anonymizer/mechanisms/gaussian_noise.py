@@ -80,7 +80,7 @@ def sampler_description(seed: int | None) -> str:
     return "numpy PCG64 seeded from OS entropy (floating point, not hardened)"
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _opendp_measurement(size: int, sigma: float) -> Any:
     import opendp.prelude as dp
 
@@ -96,13 +96,18 @@ def opendp_rho(size: int, sigma: float, sensitivity: float) -> float:
 
 
 def _opendp_release(rows: np.ndarray, sigma: float) -> np.ndarray:
-    measurement = _opendp_measurement(rows.shape[1], float(sigma))
-    out = np.empty_like(rows)
-    workers = min(len(rows), _MAX_THREADS, os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for i, noisy in enumerate(pool.map(lambda row: measurement(row.tolist()), rows)):
-            out[i] = noisy
-    return out
+    """rows + N(0, σ²I), sampled by OpenDP: every coordinate gets independent noise, so the
+    rows are flattened and cut into one piece per thread (fewer, larger FFI calls)."""
+    flat = rows.ravel()
+    workers = max(1, min(_MAX_THREADS, os.cpu_count() or 1, flat.size // 256 or 1))
+    pieces = np.array_split(flat, workers)
+
+    def release(piece: np.ndarray) -> list[float]:
+        return _opendp_measurement(piece.size, float(sigma))(piece.tolist())
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        noisy = list(pool.map(release, pieces))
+    return np.concatenate([np.asarray(p, dtype=np.float64) for p in noisy]).reshape(rows.shape)
 
 
 @dataclass(frozen=True)
