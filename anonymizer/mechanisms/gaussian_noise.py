@@ -116,11 +116,8 @@ class NoisyRelease:
 
     clipped: np.ndarray
     noisy: np.ndarray
+    noise: np.ndarray  # numpy: the draw itself; OpenDP: noisy − clipped (it returns the sum)
     sampler: str
-
-    @property
-    def noise(self) -> np.ndarray:
-        return self.noisy - self.clipped
 
 
 def clip_and_noise(
@@ -138,10 +135,11 @@ def clip_and_noise(
     clipped = clip_to_radius(raw, clip_radius)
     chosen = sampler or sampler_for(seed)
     if sigma <= 0 or clipped.size == 0:
-        return NoisyRelease(clipped, clipped.copy(), chosen)
+        return NoisyRelease(clipped, clipped.copy(), np.zeros_like(clipped), chosen)
     if chosen == OPENDP:
         if seed is not None:
             raise ValueError("OpenDP samples from OS entropy only; a seeded run needs numpy")
-        return NoisyRelease(clipped, _opendp_release(clipped, sigma), OPENDP)
-    noisy = clipped + noise_generator(seed).normal(0.0, sigma, size=clipped.shape)
-    return NoisyRelease(clipped, noisy, NUMPY)
+        noisy = _opendp_release(clipped, sigma)
+        return NoisyRelease(clipped, noisy, noisy - clipped, OPENDP)
+    noise = noise_generator(seed).normal(0.0, sigma, size=clipped.shape)
+    return NoisyRelease(clipped, clipped + noise, noise, NUMPY)

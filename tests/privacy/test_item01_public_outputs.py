@@ -91,3 +91,24 @@ def test_item1_one_sanitizer_serves_documents_without_growing_its_domain(embedde
     text = "Signed, Kwame Mensah."
     sanitizer.rewrite_many([text], subject.settings, golds=[gold_for(text, ("Kwame Mensah",))])
     assert sanitizer.public_domain(CATEGORY, subject.settings).strings == before
+
+
+@pytest.mark.slow
+def test_item1_with_minilm_a_name_outside_the_public_set_never_comes_back() -> None:
+    """The review measured Pr[output = input] = 0.896 / 0.822 / 0.165 here at ε = 16."""
+    from anonymizer.settings import Settings
+    from anonymizer.token_dp.embedding import MiniLMEmbedder
+
+    name = "Margaret Thornton"
+    assert name not in generate_strings(CATEGORY, 200)
+    text = f"Please ask {name} about the invoice."
+    gold = gold_for(text, (name,))
+    embedder = MiniLMEmbedder()
+    for variant in VARIANTS:
+        settings = Settings(
+            mechanism=variant, detector="gold", epsilon=16.0, candidates_per_category=200
+        )
+        results = TokenSanitizer(variant, embedder).rewrite_many(
+            [text] * 300, settings, golds=[gold] * 300
+        )
+        assert sum(r.spans[1].rewritten == name for r in results) == 0, variant
