@@ -71,60 +71,51 @@ def build_receipt(
     all_caveats.extend(caveats or [])
     if settings.seed is not None:
         all_caveats.append(SEEDED_CAVEAT.format(seed=settings.seed))
+    common: dict[str, Any] = {
+        "mechanism": mechanism,
+        "models": dict(models or {}),
+        "seeded": settings.seed is not None,
+        "created_at": now_iso(),
+        "software_version": __version__,
+        "input_sha256": sha256_text(text),
+        "detector": detector,
+    }
     if noise is not None:
         all_caveats.extend(noise.caveats)
-        return mark_seeded(
-            Receipt(
-                mechanism=mechanism,
-                notion=noise.notion,
-                composition=noise.composition,
-                epsilon_total=noise.epsilon_total,
-                delta_total=noise.delta_total,
-                n_chunks=noise.n_chunks,
-                epsilon_per_chunk=noise.epsilon_per_chunk,
-                delta_per_chunk=noise.delta_per_chunk,
-                rho=noise.rho,
-                sigma=noise.sigma,
-                sensitivity=noise.sensitivity,
-                clip_radius=noise.clip_radius,
-                metric_unit=noise.metric_unit,
-                models=dict(models or {}),
-                seeded=settings.seed is not None,
-                caveats=_unique(all_caveats),
-                created_at=now_iso(),
-                software_version=__version__,
-                input_sha256=sha256_text(text),
-                detector=detector,
-                statement=noise.statement,
-                details={**noise.details, **(details or {})},
-            )
-        )
-    return mark_seeded(
-        Receipt(
-            mechanism=mechanism,
-            notion=notion,
-            composition=composition,
-            epsilon_total=epsilon_total,
-            delta_total=delta_total,
-            n_chunks=n_chunks,
-            epsilon_per_chunk=epsilon_per_chunk,
-            delta_per_chunk=delta_per_chunk,
-            rho=None,
-            sigma=None,
-            sensitivity=None,
-            clip_radius=None,
-            metric_unit=None,
-            models=dict(models or {}),
-            seeded=settings.seed is not None,
-            caveats=_unique(all_caveats),
-            created_at=now_iso(),
-            software_version=__version__,
-            input_sha256=sha256_text(text),
-            detector=detector,
-            statement=statement,
-            details=dict(details or {}),
-        )
-    )
+        guarantee: dict[str, Any] = {
+            "notion": noise.notion,
+            "composition": noise.composition,
+            "epsilon_total": noise.epsilon_total,
+            "delta_total": noise.delta_total,
+            "n_chunks": noise.n_chunks,
+            "epsilon_per_chunk": noise.epsilon_per_chunk,
+            "delta_per_chunk": noise.delta_per_chunk,
+            "rho": noise.rho,
+            "sigma": noise.sigma,
+            "sensitivity": noise.sensitivity,
+            "clip_radius": noise.clip_radius,
+            "metric_unit": noise.metric_unit,
+            "statement": noise.statement,
+            "details": {**noise.details, **(details or {})},
+        }
+    else:
+        guarantee = {
+            "notion": notion,
+            "composition": composition,
+            "epsilon_total": epsilon_total,
+            "delta_total": delta_total,
+            "n_chunks": n_chunks,
+            "epsilon_per_chunk": epsilon_per_chunk,
+            "delta_per_chunk": delta_per_chunk,
+            "rho": None,
+            "sigma": None,
+            "sensitivity": None,
+            "clip_radius": None,
+            "metric_unit": None,
+            "statement": statement,
+            "details": dict(details or {}),
+        }
+    return mark_seeded(Receipt(**common, **guarantee, caveats=_unique(all_caveats)))
 
 
 def mark_seeded(receipt: Receipt) -> Receipt:

@@ -90,19 +90,7 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
         "n_chunks": receipt.n_chunks,
     }
     noised = sigma > 0 and receipt.n_chunks > 0
-    if receipt.seeded or receipt.notion.startswith("none") or (not noised and finite_eps is None):
-        details["statement"] = receipt.statement
-        return ReleaseCost(
-            kind=NONE,
-            events=(),
-            epsilon=None,
-            basic_epsilon=0.0,
-            basic_delta=0.0,
-            metric_unit=receipt.metric_unit,
-            details=details,
-            **common,
-        )
-    if noised:
+    if noised and not receipt.seeded and not receipt.notion.startswith("none"):
         is_d_privacy = receipt.metric_unit is not None or "d-privacy" in receipt.notion
         sensitivity = _worst_case_sensitivity(receipt, is_d_privacy)
         events = (GaussianEvent(sigma, sensitivity),) * receipt.n_chunks
@@ -121,13 +109,17 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
             details=details,
             **common,
         )
-    for key in ("n_tokens", "epsilon_per_token", "per_token_notion"):
-        if key in receipt.details:
-            details[key] = receipt.details[key]
+    formal = not (receipt.seeded or receipt.notion.startswith("none") or finite_eps is None)
+    if formal:  # another notion (token sanitizers): listed with its own figures
+        for key in ("n_tokens", "epsilon_per_token", "per_token_notion"):
+            if key in receipt.details:
+                details[key] = receipt.details[key]
+    else:
+        details["statement"] = receipt.statement
     return ReleaseCost(
-        kind=OTHER,
+        kind=OTHER if formal else NONE,
         events=(),
-        epsilon=finite_eps,
+        epsilon=finite_eps if formal else None,
         basic_epsilon=0.0,
         basic_delta=0.0,
         metric_unit=receipt.metric_unit,

@@ -41,23 +41,17 @@ class Migration(migrations.Migration):
     dependencies = [("ledger", "0002_backfill_from_receipts")]
 
     operations = [
-        migrations.AddField(
-            model_name="defaultbudget",
-            name="require_formal_guarantee",
-            field=models.BooleanField(
-                default=False,
-                help_text=HELP,
-                verbose_name="refuse releases without a formal guarantee",
-            ),
-        ),
-        migrations.AddField(
-            model_name="userbudget",
-            name="require_formal_guarantee",
-            field=models.BooleanField(
-                default=False,
-                help_text=HELP,
-                verbose_name="refuse releases without a formal guarantee",
-            ),
+        *(
+            migrations.AddField(
+                model_name=model,
+                name="require_formal_guarantee",
+                field=models.BooleanField(
+                    default=False,
+                    help_text=HELP,
+                    verbose_name="refuse releases without a formal guarantee",
+                ),
+            )
+            for model in ("defaultbudget", "userbudget")
         ),
         migrations.RunPython(reclassify_seeded, migrations.RunPython.noop),
     ]
