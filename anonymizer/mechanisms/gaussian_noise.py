@@ -3,9 +3,10 @@
 Unseeded releases use OpenDP's Gaussian measurement (`make_gaussian` on an L2 vector domain),
 which samples the noise exactly and rounds x + noise to the nearest float once, so it is not
 open to the floating-point attacks of Mironov (2012) that a numpy draw added in floating
-point is. Measured on the 2-core dev machine (bench/noise_sampler_bench.py): about 45 ms per
-768-float chunk on one core, against ~0.01 ms for numpy, i.e. a few percent of a chunk's
-inversion on CPU; the FFI call releases the GIL, so chunks are sampled on a thread pool.
+point is. Measured on the shared 2-core dev machine (bench/noise_sampler_bench.py): 45–150 ms
+per 768-float chunk depending on load, ~2,700× numpy's 0.05 ms, but still small next to a
+chunk's vec2text inversion (seconds on CPU); the FFI call releases the GIL, so a document's
+floats are sampled on a thread pool (one piece per core).
 Seeded runs (reproducible, and so not private anyway) keep numpy's PCG64, because OpenDP
 draws only from OS entropy.
 """
