@@ -4,9 +4,11 @@ Unseeded releases use OpenDP's Gaussian measurement (`make_gaussian` on an L2 ve
 which samples the noise exactly and rounds x + noise to the nearest float once, so it is not
 open to the floating-point attacks of Mironov (2012) that a numpy draw added in floating
 point is. Measured on the shared 2-core dev machine (bench/noise_sampler_bench.py): 45–150 ms
-per 768-float chunk depending on load, ~2,700× numpy's 0.05 ms, but still small next to a
-chunk's vec2text inversion (seconds on CPU); the FFI call releases the GIL, so a document's
-floats are sampled on a thread pool (one piece per core).
+per 768-float chunk depending on load, ~2,700× numpy's 0.05 ms. That is about what one chunk
+costs the *tiny* random-weight inverter here (140 ms at 5 steps, bench/results/
+throughput_small.json) and, by FLOP count, a small fraction of the real T5-base inverter
+(not measurable here: no weights); the FFI call releases the GIL, so a document's floats are
+sampled on a thread pool (one piece per core).
 Seeded runs (reproducible, and so not private anyway) keep numpy's PCG64, because OpenDP
 draws only from OS entropy.
 """
