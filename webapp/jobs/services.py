@@ -140,7 +140,17 @@ def complete_job(job_id: int, result: RewriteResult, *, attempt: int | None = No
     """Store output and receipt (hash-chained to the previous one) in one transaction.
 
     `attempt` fences a worker that was presumed lost: only the current attempt may store.
+    If the ledger refuses the charge (it would break the cap), nothing is stored and the job
+    fails with the ledger's reason.
     """
+    try:
+        return _store_result(job_id, result, attempt)
+    except ledger.ChargeRefused as refused:
+        fail_job(job_id, str(refused), attempt=attempt)
+        return RewriteJob.objects.get(pk=job_id)
+
+
+def _store_result(job_id: int, result: RewriteResult, attempt: int | None) -> RewriteJob:
     with transaction.atomic():
         job = RewriteJob.objects.select_for_update().get(pk=job_id)
         if job.state != State.RUNNING or (attempt is not None and job.attempts != attempt):
