@@ -30,7 +30,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, CharField, Count, F, Q, Sum, Value, When
+from django.db.models import Count, F, Sum
 from django.utils import timezone
 
 from anonymizer.accounting import composed_epsilon
@@ -137,12 +137,12 @@ class BudgetSummary:
     def capped(self) -> bool:
         return not math.isinf(self.mu_squared_cap)
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_spent(self) -> float:
         """Exact ε(δ) of all charged releases: get_epsilon_gaussian(1/μ, δ)."""
         return composed_epsilon(self.mu_squared_spent, self.delta)
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_committed(self) -> float:
         """Exact ε(δ) including the reservations of queued and running jobs."""
         return composed_epsilon(self.mu_squared_spent + self.mu_squared_reserved, self.delta)
@@ -151,7 +151,7 @@ class BudgetSummary:
     def mu_squared_available(self) -> float:
         return self.mu_squared_cap - self.mu_squared_spent - self.mu_squared_reserved
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_remaining(self) -> float | None:
         """The ε (at δ) one more release could still use; None without a cap."""
         if not self.capped:
@@ -390,85 +390,104 @@ def effective_status(entry: LedgerEntry) -> str:
     return Status.RELEASED
 
 
-def _effective_status() -> Case:
-    """`effective_status` as an SQL expression over an entry and its job."""
-    return Case(
-        When(~Q(status=Status.RESERVED), then=F("status")),
-        When(
-            Q(job__noised_release=True) | Q(job__state=RewriteJob.State.SUCCEEDED),
-            then=Value(Status.CHARGED),
-        ),
-        When(job__state__in=ACTIVE_STATES, then=Value(Status.RESERVED)),
-        default=Value(Status.RELEASED),
-        output_field=CharField(),
-    )
-
-
 def _aggregate_summary(
     cap: CapFields, owner_id: int, exclude_job_id: int | None = None
 ) -> BudgetSummary:
-    """The same figures as `_summarise`, summed by the database instead of row by row."""
-    entries = LedgerEntry.objects.filter(owner_id=owner_id).annotate(effective=_effective_status())
+    """The same figures as `_summarise`, summed by the database instead of row by row.
+
+    Settled entries (charged or released) are summed per kind in one GROUP BY without
+    touching the jobs; only entries still marked reserved (a user's few queued or running
+    jobs) are read with their job to work out their effective status.
+    """
+    entries = LedgerEntry.objects.filter(owner_id=owner_id)
     if exclude_job_id is not None:
         entries = entries.exclude(job_id=exclude_job_id)
-    charged = Q(effective=Status.CHARGED)
-    chargeable = Q(kind__in=LedgerEntry.CHARGEABLE)
-    spent, reserved = charged & chargeable, Q(effective=Status.RESERVED) & chargeable
-    totals = entries.aggregate(
-        mu_squared_spent=Sum("mu_squared", filter=spent, default=0.0),
-        n_spent=Count("pk", filter=spent),
-        mu_squared_reserved=Sum("mu_squared", filter=reserved, default=0.0),
-        n_reserved=Count("pk", filter=reserved),
-        basic_epsilon=Sum("basic_epsilon", filter=spent, default=0.0),
-        basic_delta=Sum("basic_delta", filter=spent, default=0.0),
-        **{
-            _count_alias(kind): Count("pk", filter=charged & Q(kind=kind)) for kind in _LISTED_KINDS
-        },
-    )
-    listed = {  # the newest LISTED_RELEASES of each kind, oldest first like the full lists
-        kind: [
-            _release(entry)
-            for entry in entries.filter(charged, kind=kind)
-            .defer("events")
-            .order_by("-created_at", "-pk")[:LISTED_RELEASES]
-        ][::-1]
-        if totals[_count_alias(kind)]
+    settled = {
+        row["kind"]: row
+        for row in entries.filter(status=Status.CHARGED)
+        .values("kind")
+        .annotate(n=Count("pk"), mu=Sum("mu_squared"), eps=Sum("basic_epsilon"))
+        .annotate(dlt=Sum("basic_delta"))
+        .order_by()
+    }
+    pending = list(entries.filter(status=Status.RESERVED).select_related("job"))
+    spent = [settled[k]["mu"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    basic_eps = [settled[k]["eps"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    basic_delta = [settled[k]["dlt"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    n_spent = sum(settled[k]["n"] for k in LedgerEntry.CHARGEABLE if k in settled)
+    counts = {kind: settled[kind]["n"] if kind in settled else 0 for kind in _LISTED_KINDS}
+    reserved: list[float] = []
+    pending_charged: list[LedgerEntry] = []
+    for entry in pending:
+        status = effective_status(entry)
+        if status == Status.RESERVED and entry.kind in LedgerEntry.CHARGEABLE:
+            reserved.append(entry.mu_squared)
+        elif status == Status.CHARGED:
+            pending_charged.append(entry)
+            if entry.kind in LedgerEntry.CHARGEABLE:
+                spent.append(entry.mu_squared)
+                basic_eps.append(entry.basic_epsilon)
+                basic_delta.append(entry.basic_delta)
+                n_spent += 1
+            if entry.kind in counts:
+                counts[entry.kind] += 1
+    listed = {
+        kind: _newest_releases(entries, kind, [e for e in pending_charged if e.kind == kind])
+        if counts[kind]
         else []
         for kind in _LISTED_KINDS
     }
-    notion_totals = tuple(
-        NotionTotal(row["notion"], row["n"], row["eps"] or 0.0)
-        for row in entries.filter(charged, kind=Kind.OTHER)
-        .values("notion")
-        .annotate(n=Count("pk"), eps=Sum("epsilon"))
-        .order_by("notion")
-    )
     return BudgetSummary(
         epsilon_cap=cap.epsilon_cap,
         delta=cap.delta_cap,
         mu_squared_cap=costs.cap_mu_squared(cap.epsilon_cap, cap.delta_cap),
-        mu_squared_spent=float(totals["mu_squared_spent"]),
-        mu_squared_reserved=float(totals["mu_squared_reserved"]),
-        n_reserved_jobs=totals["n_reserved"],
-        n_gaussian_releases=totals["n_spent"],
-        basic_epsilon=float(totals["basic_epsilon"]),
-        basic_delta=float(totals["basic_delta"]),
+        mu_squared_spent=math.fsum(spent),
+        mu_squared_reserved=math.fsum(reserved),
+        n_reserved_jobs=len(reserved),
+        n_gaussian_releases=n_spent,
+        basic_epsilon=math.fsum(basic_eps),
+        basic_delta=math.fsum(basic_delta),
         d_privacy=listed[Kind.D_PRIVACY],
         other=listed[Kind.OTHER],
         no_guarantee=listed[Kind.NONE],
         require_formal_guarantee=cap.require_formal_guarantee,
-        n_d_privacy=totals[_count_alias(Kind.D_PRIVACY)],
-        n_other=totals[_count_alias(Kind.OTHER)],
-        n_no_guarantee=totals[_count_alias(Kind.NONE)],
-        notion_totals=notion_totals,
+        n_d_privacy=counts[Kind.D_PRIVACY],
+        n_other=counts[Kind.OTHER],
+        n_no_guarantee=counts[Kind.NONE],
+        notion_totals=_notion_totals(entries, pending_charged) if counts[Kind.OTHER] else (),
     )
 
 
+def _newest_releases(entries, kind: str, pending: list[LedgerEntry]) -> list[Release]:  # type: ignore[no-untyped-def]
+    """The newest LISTED_RELEASES charged releases of a kind, oldest first like the full lists."""
+    newest = list(
+        entries.filter(status=Status.CHARGED, kind=kind)
+        .defer("events")
+        .order_by("-created_at", "-pk")[:LISTED_RELEASES]
+    )
+    merged = sorted([*newest, *pending], key=lambda e: (e.created_at, e.pk))
+    return [_release(entry) for entry in merged[-LISTED_RELEASES:]]
+
+
+def _notion_totals(entries, pending: list[LedgerEntry]) -> tuple[NotionTotal, ...]:  # type: ignore[no-untyped-def]
+    totals: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+    for row in (
+        entries.filter(status=Status.CHARGED, kind=Kind.OTHER)
+        .values("notion")
+        .annotate(n=Count("pk"), eps=Sum("epsilon"))
+        .order_by()
+    ):
+        totals.setdefault(row["notion"], []).append(row["eps"] or 0.0)
+        counts[row["notion"]] = counts.get(row["notion"], 0) + row["n"]
+    for entry in pending:
+        if entry.kind == Kind.OTHER:
+            totals.setdefault(entry.notion, []).append(entry.epsilon or 0.0)
+            counts[entry.notion] = counts.get(entry.notion, 0) + 1
+    return tuple(NotionTotal(n, counts[n], math.fsum(totals[n])) for n in sorted(totals))
+
+
 _LISTED_KINDS = (Kind.D_PRIVACY, Kind.OTHER, Kind.NONE)
-
-
-def _count_alias(kind: str) -> str:
-    return "n_" + kind.replace("-", "_")
 
 
 def _entry_query():  # type: ignore[no-untyped-def]
