@@ -12,6 +12,8 @@ with the `mapping` the call returns; placeholders, masks and hashes are not.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import random
 import re
@@ -83,10 +85,18 @@ class OperatorConfig:
 @dataclass
 class ReplacementMemory:
     """Replacements already given (per category and normalised string) and the numbers used;
-    kept per document, or across a user's named set of documents."""
+    kept per document, or across a user's named set of documents. With `key_secret` the
+    strings are stored only as keyed hashes, so a stored memory holds no original text."""
 
     forward: dict[str, str] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    key_secret: bytes | None = field(default=None, repr=False)
+
+    def key(self, operator: str, category: str, text: str) -> str:
+        plain = f"{operator}\x1f{category}\x1f{normalised(text)}"
+        if self.key_secret is None:
+            return plain
+        return hmac.new(self.key_secret, plain.encode("utf-8"), hashlib.sha256).hexdigest()
 
     def used(self) -> set[str]:
         return set(self.forward.values())
@@ -95,9 +105,11 @@ class ReplacementMemory:
         return {"forward": dict(self.forward), "counters": dict(self.counters)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> ReplacementMemory:
+    def from_dict(
+        cls, data: dict[str, Any] | None, key_secret: bytes | None = None
+    ) -> ReplacementMemory:
         data = data or {}
-        return cls(dict(data.get("forward", {})), dict(data.get("counters", {})))
+        return cls(dict(data.get("forward", {})), dict(data.get("counters", {})), key_secret)
 
 
 def normalised(text: str) -> str:
@@ -197,7 +209,7 @@ class _Replacer:
             return _mask(text, self.config.mask_keep_length)
         if name == "hash":
             return _hash(text, self.salt, placeholder)
-        key = f"{name}\x1f{category}\x1f{normalised(text)}"
+        key = self.memory.key(name, category, text)
         if key in self.memory.forward:
             return self.memory.forward[key]
         if name == "numbered":

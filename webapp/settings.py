@@ -160,6 +160,9 @@ MAX_PDF_PAGES = env_int("ANONYMIZER_MAX_PDF_PAGES", 50)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
 DOCUMENT_RETENTION_DAYS = env_int("ANONYMIZER_DOCUMENT_RETENTION_DAYS", 30)
+# Fernet keys for restore mappings and salts (comma-separated, newest first; see
+# webapp/jobs/mappings.py for what happens when none is set).
+MAPPING_KEYS = env_list("ANONYMIZER_MAPPING_KEY", "")
 
 # Privacy budget: the cap (ε_B, δ_B) a new user gets; admins change it per user or the default.
 DEFAULT_BUDGET_EPSILON = env_float("ANONYMIZER_DEFAULT_BUDGET_EPSILON", 64.0)  # inf: no cap

@@ -16,7 +16,7 @@ app = Celery("anonymizer")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("gpu"),)
 app.conf.task_routes = {"worker.tasks.*": {"queue": "gpu"}}
-app.conf.include = ["worker.tasks"]
+app.conf.include = ["worker.tasks", "worker.review_tasks"]
 
 
 @worker_process_init.connect

@@ -17,6 +17,7 @@ from anonymizer import AnonymizerError, Settings
 from anonymizer.api import rewrite_many
 from webapp.jobs import batching, services
 from webapp.jobs.retention import purge_expired_documents
+from webapp.jobs.review import golds_for
 
 log = logging.getLogger(__name__)
 PROGRESS_INTERVAL_S = 1.0
@@ -55,7 +56,10 @@ def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
         settings = Settings.from_mapping(batch[0].settings)
         batching.record_batch_progress(ids, 0.0, "detecting")
         results = rewrite_many(
-            [j.document.text for j in batch], settings, progress=ThrottledProgress(ids)
+            [j.document.text for j in batch],
+            settings,
+            progress=ThrottledProgress(ids),
+            **golds_for(batch, settings),  # a reviewed job's spans
         )
     except services.CancelledByUser:
         stopped = batching.cancelled_ids(ids)
