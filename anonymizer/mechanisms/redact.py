@@ -64,7 +64,15 @@ register(
         guarantee="none (heuristic)",
         description="Replaces detected PII with placeholders such as [EMAIL]; the rest of "
         "the text is unchanged. Fast, but no formal guarantee.",
-        parameters=("detector", "whitelist_categories", "allow_list", "deny_list"),
+        parameters=(
+            "detector",
+            "whitelist_categories",
+            "allow_list",
+            "deny_list",
+            "operator",
+            "mask_keep_length",
+            "fake_locale",
+        ),
         factory=RedactMechanism,
     )
 )

@@ -6,7 +6,6 @@ Every rejection raises DocumentError with a sentence a user can act on; nothing 
 from __future__ import annotations
 
 import io
-import zipfile
 from pathlib import PurePath
 
 from django.conf import settings
@@ -76,18 +75,14 @@ def decode_text(data: bytes, filename: str) -> str:
 
 
 def _docx_text(data: bytes, filename: str) -> str:
-    import docx
-    from docx.opc.exceptions import PackageNotFoundError
+    """Headers, body (tables in place), notes, footers and comments, in reading order; the
+    same extraction `anonymizer.formats.docx.rewrite_docx` maps replacements back onto."""
+    from anonymizer.formats.docx import DocxError, docx_text
 
     try:
-        document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        return docx_text(data)
+    except DocxError as exc:
         raise DocumentError(f"{filename!r} is not a readable .docx file ({exc}).") from None
-    paragraphs = [p.text for p in document.paragraphs]
-    for table in document.tables:
-        for row in table.rows:
-            paragraphs.append("\t".join(cell.text for cell in row.cells))
-    return "\n".join(paragraphs)
 
 
 def _pdf_text(data: bytes, filename: str) -> str:
@@ -103,7 +98,10 @@ def _pdf_text(data: bytes, filename: str) -> str:
         raise DocumentError(
             f"{filename!r} has {n_pages} pages; the limit is {settings.MAX_PDF_PAGES}."
         )
-    text = "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
+    from anonymizer.formats.pdf import pdf_pages_text
+
+    # wrapped lines joined before detection, so no identifier is split over two lines
+    text = pdf_pages_text([page.extract_text() or "" for page in reader.pages])
     if not text.strip():
         raise DocumentError(f"{filename!r} has no extractable text (scanned PDFs need OCR first).")
     return text

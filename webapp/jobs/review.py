@@ -63,6 +63,33 @@ def start_review(  # type: ignore[no-untyped-def]
     return review
 
 
+def start_review_from_form(user, form) -> Review:  # type: ignore[no-untyped-def]
+    """A review of the submit form's document (stored now, with its uploaded file)."""
+    with transaction.atomic():
+        document = form.existing_document or services.create_document(
+            user,
+            name=form.cleaned_data["name"],
+            text=form.document_text,
+            source=form.document_source,
+            original_file=form.original_file,
+        )
+        return start_review(
+            user,
+            document,
+            form.rewrite_settings,
+            pseudonym_set_name=form.cleaned_data.get("pseudonym_set", ""),
+        )
+
+
+def attach_pseudonym_set(job: RewriteJob, name: str) -> None:
+    """Share numbering and fakes with the user's other documents of that name."""
+    from webapp.jobs.mappings import pseudonym_set_for
+
+    pseudonym_set = pseudonym_set_for(job.owner, name or "")
+    if pseudonym_set is not None:
+        RewriteJob.objects.filter(pk=job.pk).update(pseudonym_set=pseudonym_set)
+
+
 def record_candidates(review_id: int, candidates: list[Detection]) -> None:
     Review.objects.filter(pk=review_id, state=State.DETECTING).update(
         state=State.READY,
@@ -204,8 +231,6 @@ def set_threshold(review: Review, threshold: float) -> None:
 
 def apply_review(review: Review) -> RewriteJob:
     """Create the job that rewrites with exactly the reviewed spans (reserving its budget)."""
-    from webapp.jobs.mappings import pseudonym_set_for
-
     _editable(review)
     spans = reviewed_spans(review)
     rewrite_settings = reviewed_settings(chosen_settings(review))
@@ -215,9 +240,7 @@ def apply_review(review: Review) -> RewriteJob:
         if locked.state != State.READY:
             raise ReviewError("This review was applied already.")
         job = services.submit_job(review.owner, review.document, rewrite_settings, planned=planned)
-        pseudonym_set = pseudonym_set_for(review.owner, review.pseudonym_set_name)
-        if pseudonym_set is not None:
-            RewriteJob.objects.filter(pk=job.pk).update(pseudonym_set=pseudonym_set)
+        attach_pseudonym_set(job, review.pseudonym_set_name)
         Review.objects.filter(pk=review.pk).update(
             state=State.APPLIED, job=job, applied_at=timezone.now()
         )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -14,12 +13,13 @@ from django.views.decorators.http import require_GET, require_POST
 from anonymizer import AnonymizerError, list_mechanisms
 from anonymizer.api import plan as plan_rewrite
 from webapp.jobs import services
-from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json, receipt_text
+from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
 from webapp.jobs.forms import SubmitForm
 from webapp.jobs.models import Document, RewriteJob
-from webapp.jobs.presentation import span_rows
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
+from webapp.jobs.result import result_context
 from webapp.jobs.retention import purge_document
+from webapp.jobs.review import attach_pseudonym_set, start_review_from_form
 from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
 
 
@@ -40,6 +40,9 @@ def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
 def submit(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and "choose" not in request.POST:
         form = SubmitForm(request.POST, request.FILES, user=request.user)
+        if form.is_valid() and form.reviewing:
+            review = start_review_from_form(request.user, form)
+            return redirect("review_detail", review_id=review.pk)
         if form.is_valid():
             job = _submit_valid_form(request, form)
             if job is not None:
@@ -58,18 +61,23 @@ def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | N
         form.add_error(None, str(exc))
         return None
     try:
-        if form.existing_document is not None:
-            return services.submit_job(
-                request.user, form.existing_document, form.rewrite_settings, planned=planned
-            )
-        return services.submit_text(
-            request.user,
-            name=form.cleaned_data["name"],
-            text=form.document_text,
-            rewrite_settings=form.rewrite_settings,
-            source=form.document_source,
-            planned=planned,
-        )
+        with transaction.atomic():  # the set is attached before the worker is rung
+            if form.existing_document is not None:
+                job = services.submit_job(
+                    request.user, form.existing_document, form.rewrite_settings, planned=planned
+                )
+            else:
+                job = services.submit_text(
+                    request.user,
+                    name=form.cleaned_data["name"],
+                    text=form.document_text,
+                    rewrite_settings=form.rewrite_settings,
+                    source=form.document_source,
+                    planned=planned,
+                    original_file=form.original_file,
+                )
+            attach_pseudonym_set(job, form.cleaned_data.get("pseudonym_set", ""))
+            return job
     except BudgetExceeded as exc:
         form.add_error(None, str(exc))
         return None
@@ -131,7 +139,10 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
 @login_required
 def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     job = _get_job_for_user(request, job_id)
-    return render(request, "jobs/job_detail.html", _job_context(job))
+    context = _job_context(job, request)
+    if request.htmx and request.GET.get("part") == "result":
+        return render(request, "jobs/job_detail.html#result", context)
+    return render(request, "jobs/job_detail.html", context)
 
 
 @login_required
@@ -153,17 +164,15 @@ def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     return redirect("job_detail", job_id=job.pk)
 
 
-def _job_context(job: RewriteJob) -> dict:
+def _job_context(job: RewriteJob, request: HttpRequest | None = None) -> dict:
     receipt = getattr(job, "receipt", None) if job.state == RewriteJob.State.SUCCEEDED else None
     context: dict = {
         "job": job,
         "receipt": receipt,
-        "rows": span_rows(job.spans),
         "retention_days": settings.DOCUMENT_RETENTION_DAYS,
     }
     if receipt is not None:
-        context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
-        context["receipt_text"] = receipt_text(receipt)
+        context.update(result_context(job, receipt, request))
     return context
 
 
