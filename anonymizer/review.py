@@ -24,9 +24,9 @@ ACCEPT, REJECT = "accept", "reject"
 REVIEW_SOURCE = "review"
 REVIEWED_CAVEAT = (
     "PII spans were proposed by a heuristic detector ({detector}) and then reviewed by a "
-    "person ({reviewer}), who kept {kept} detected span(s) in the output on purpose and "
-    "marked {added} more; neither step is covered by any formal guarantee, and which spans "
-    "were replaced is visible in the output."
+    "person ({reviewer}), who kept {kept} in the output on purpose and marked {added}; "
+    "neither step is covered by any formal guarantee, and which spans were replaced is "
+    "visible in the output."
 )
 
 
@@ -161,14 +161,18 @@ def summarise_review(
     )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def mark_reviewed(receipt: Receipt, summary: ReviewSummary) -> Receipt:
     """The receipt of a gold-span rewrite, saying the spans came from a reviewed detection."""
     gold_caveat = DETECTOR_CAVEAT.format(detector="gold")
     reviewed = REVIEWED_CAVEAT.format(
         detector=summary.detector,
         reviewer=summary.reviewer,
-        kept=sum(summary.kept_by_category.values()),
-        added=summary.added,
+        kept=_count(sum(summary.kept_by_category.values()), "detected span"),
+        added=_count(summary.added, "span") + (" more" if summary.added else ""),
     )
     caveats = [c for c in receipt.caveats if c != gold_caveat]
     return replace(

@@ -111,7 +111,7 @@ def tiny_models_available(tiny_model_dir, monkeypatch) -> Path:  # type: ignore[
 def celery_worker_process(  # type: ignore[no-untyped-def]
     redis_url, django_db_setup, django_db_blocker, tmp_path_factory, tiny_model_dir
 ):
-    """A real `celery worker` process on the `gpu` queue, sharing the test database file."""
+    """A real `celery worker` process on the `gpu` and `cpu` queues, sharing the test database."""
     from django.db import connection
 
     from worker.celery_app import app
@@ -143,7 +143,7 @@ def celery_worker_process(  # type: ignore[no-untyped-def]
             "worker.celery_app",
             "worker",
             "-Q",
-            "gpu",
+            "gpu,cpu",
             "--concurrency",
             "1",
             "--pool",

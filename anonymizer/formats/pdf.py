@@ -3,7 +3,8 @@ undone) before detection, so that no identifier is split over two lines and half
 
 PDF text has no paragraphs, only positioned lines. A line counts as wrapped when it is
 nearly as long as the longest line on its page (a line a writer ended on purpose, as in an
-address block or a heading, is usually shorter); the layout itself is not kept.
+address block or a heading, is usually shorter), unless it ends a sentence and the next line
+is short (a closing such as "Regards,"); the layout itself is not kept.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def join_wrapped_lines(page_text: str) -> str:
         nxt = line.lstrip()
         if not nxt or not previous.strip() or _BULLET.match(line):
             out += "\n" + line
-        elif len(previous) < FULL_LINE * width:
+        elif len(previous) < FULL_LINE * width or _ends_paragraph(previous, line, width):
             out += "\n" + line
         elif previous.endswith("-") and len(previous) > 1 and previous[-2].isalpha():
             # "agree-" + "ment" is one hyphenated word; "ABC-" + "2024" an identifier
@@ -36,6 +37,11 @@ def join_wrapped_lines(page_text: str) -> str:
         else:
             out += " " + nxt
     return out
+
+
+def _ends_paragraph(previous: str, line: str, width: int) -> bool:
+    """A full line that ends a sentence, followed by a short one ("Regards,"): a new line."""
+    return previous.endswith((".", "!", "?", ":")) and len(line) < FULL_LINE * width
 
 
 def pdf_pages_text(pages: list[str]) -> str:

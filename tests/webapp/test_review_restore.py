@@ -78,7 +78,7 @@ def test_the_review_page_shows_each_detection_with_category_score_and_source(
     review = _detected_review(client, alice)
     body = client.get(reverse("review_detail", args=[review.pk])).content.decode()
     assert body.count('class="mark cat-') == 3  # Landlord twice, the email
-    assert "your “always redact” list" in body and "score 1.00" in body
+    assert "always-redact list" in body and "score 1.00" in body
     assert 'id="add-form"' in body and 'action="/reviews/' in body  # the no-JS path
 
 

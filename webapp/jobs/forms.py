@@ -301,7 +301,8 @@ class SubmitForm(forms.Form):
 
 
 def _default_name(text: str | None) -> str:
+    """A neutral name: the document's first words would put personal data into the name,
+    which stays in the history, file names and receipts after the original is deleted."""
     if not text:
         return "untitled"
-    first = text.strip().splitlines()[0][:40].strip()
-    return first or "untitled"
+    return f"Pasted text ({len(text.split()):,} words)"

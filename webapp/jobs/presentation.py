@@ -208,7 +208,7 @@ def source_label(source: str | None, rule_id: str | None = None) -> str:
         return "unknown"
     if rule_id and rule_id not in (source, "deny_list", "review") and source == "regex":
         return f"regex rule {rule_id}"
-    return {"deny-list": "your “always redact” list", "review": "you"}.get(source, source)
+    return {"deny-list": "always-redact list", "review": "you"}.get(source, source)
 
 
 # --- the receipt in plain language ------------------------------------------------------
@@ -336,6 +336,6 @@ def receipt_summary(payload: dict, spans: list[dict] | None = None) -> ReceiptSu
             ("sensitivity Δ", "sensitivity"),
             ("clip radius C", "clip_radius"),
         )
-        if payload.get(key) is not None
+        if payload.get(key) is not None and not (key == "n_chunks" and not payload.get(key))
     ]
     return ReceiptSummary(sentences, figures, guarantee)
