@@ -18,6 +18,7 @@ from anonymizer.api import rewrite_many
 from webapp.jobs import batching, services
 from webapp.jobs.retention import purge_expired_documents
 from webapp.jobs.review import golds_for
+from worker.cancel_watch import CancelWatcher
 
 log = logging.getLogger(__name__)
 PROGRESS_INTERVAL_S = 1.0
@@ -55,12 +56,13 @@ def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
     try:
         settings = Settings.from_mapping(batch[0].settings)
         batching.record_batch_progress(ids, 0.0, "detecting")
-        results = rewrite_many(
-            [j.document.text for j in batch],
-            settings,
-            progress=ThrottledProgress(ids),
-            **golds_for(batch, settings),  # a reviewed job's spans
-        )
+        with CancelWatcher(ids):  # a cancel click interrupts even a long loop
+            results = rewrite_many(
+                [j.document.text for j in batch],
+                settings,
+                progress=ThrottledProgress(ids),
+                **golds_for(batch, settings),  # a reviewed job's spans
+            )
     except services.CancelledByUser:
         stopped = batching.cancelled_ids(ids)
         for jid in stopped:
@@ -76,7 +78,13 @@ def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
         _fail_all(ids, str(exc))
         return
     except SoftTimeLimitExceeded:
-        _fail_all(ids, "The job took longer than the time limit and was stopped.")
+        stopped = batching.cancelled_ids(ids)  # asked to stop: cancelled, not "time limit"
+        for jid in stopped:
+            services.finish_cancelled(jid)
+        _fail_all(
+            [j for j in ids if j not in stopped],
+            "The job took longer than the time limit and was stopped.",
+        )
         return
     except Exception as exc:  # a job must end failed with a reason, never stuck running
         log.exception("jobs %s crashed", ids)
