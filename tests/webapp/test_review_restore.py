@@ -322,3 +322,37 @@ def test_a_docx_upload_comes_back_as_docx_without_the_original_strings(client, a
     document.refresh_from_db()
     assert document.original_file is None
     assert OutputFile.objects.filter(job=job).exists()  # the output stays, like the text
+
+
+def test_the_form_explains_each_detector_and_offers_the_review(client, alice):
+    client.force_login(alice)
+    body = client.get(reverse("submit") + "?mechanism=redact").content.decode()
+    assert 'id="review-button"' in body and 'id="detector-help"' in body
+    assert "spaCy NER only: names, places, organisations, dates. Misses emails" in body
+    assert 'name="operator"' in body and "Numbered placeholder" in body
+
+
+def test_the_preview_warns_when_dp_embed_invert_runs_without_a_detector(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("submit_preview"),
+        {
+            "mechanism": "dp-embed-invert",
+            "detector": "none",
+            "text": LETTER,
+            "epsilon": "16",
+            "delta": "0.001",
+            "clip_radius": "1.5",
+            "num_steps": "1",
+            "composition": "basic",
+            "max_len": "32",
+            "redact_pii": "on",
+        },
+    )
+    assert 'id="detector-warning"' in response.content.decode()
+
+
+def test_a_pasted_document_gets_a_name_without_its_first_words(client, alice, no_enqueue):
+    client.force_login(alice)
+    client.post(reverse("submit"), {"mechanism": "redact", "detector": "regex", "text": LETTER})
+    assert Document.objects.get().name == "Pasted text (18 words)"
