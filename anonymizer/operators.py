@@ -351,11 +351,8 @@ def _fake_date(text: str, rng: random.Random) -> str:
     if len(first) == 4:
         return f"{year}{sep}{width(middle, month)}{sep}{width(last, day)}"
     y = str(year)[-len(last) :] if len(last) < 4 else str(year)
-    if int(first) > 12 or int(middle) <= 12 and int(first) <= 12 and locale_day_first(sep):
+    # 25.03.2024 and 25/03/2024 are day-first; 03/25/2024 and other slashed dates month-first
+    day_first = int(first) > 12 or (sep != "/" and int(middle) <= 12)
+    if day_first:
         return f"{width(first, day)}{sep}{width(middle, month)}{sep}{y}"
     return f"{width(first, month)}{sep}{width(middle, day)}{sep}{y}"
-
-
-def locale_day_first(separator: str) -> bool:
-    """Dotted dates (12.03.2024) are day-first; slashed ones are read as US month-first."""
-    return separator in ".- "

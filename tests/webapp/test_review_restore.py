@@ -77,7 +77,7 @@ def test_the_review_page_shows_each_detection_with_category_score_and_source(
 ):
     review = _detected_review(client, alice)
     body = client.get(reverse("review_detail", args=[review.pk])).content.decode()
-    assert body.count('class="mark cat-') == 3  # Landlord twice, the email
+    assert body.count('form="decide-form"') == 3  # Landlord twice, the email
     assert "always-redact list" in body and "score 1.00" in body
     assert 'id="add-form"' in body and 'action="/reviews/' in body  # the no-JS path
 
@@ -356,3 +356,15 @@ def test_a_pasted_document_gets_a_name_without_its_first_words(client, alice, no
     client.force_login(alice)
     client.post(reverse("submit"), {"mechanism": "redact", "detector": "regex", "text": LETTER})
     assert Document.objects.get().name == "Pasted text (18 words)"
+
+
+def test_a_long_review_pages_the_text_and_its_list_of_spans(client, alice, no_enqueue):
+    text = "\n".join(f"Line {i}: the Landlord called." for i in range(800))
+    review = _detected_review(client, alice, text=text, deny_list="Landlord")
+    assert len(review.candidates) == 800
+    first = client.get(reverse("review_detail", args=[review.pk])).content.decode()
+    assert "page 1 of" in first and 0 < first.count('id="row-') < 800
+    assert 'id="row-0"' in first and 'id="row-799"' not in first
+    last = client.get(reverse("review_detail", args=[review.pk]) + "?page=99").content.decode()
+    assert 'id="row-799"' in last and 'id="row-0"' not in last
+    assert "800</strong> spans will be replaced" in last

@@ -107,6 +107,14 @@ class LinePage:
     count: int
 
     @property
+    def offsets(self) -> tuple[int, int]:
+        """The document offsets this page covers (review pages, whose segments know them)."""
+        segments = [s for line in self.lines for s in line.segments]
+        if not segments:
+            return (0, 0)
+        return segments[0].start, segments[-1].start + len(segments[-1].output)
+
+    @property
     def has_previous(self) -> bool:
         return self.number > 1
 

@@ -7,7 +7,7 @@ import json
 from django.http import HttpRequest
 
 from webapp.jobs.downloads import receipt_text
-from webapp.jobs.models import OutputFile, ReplacementMapping, Review, RewriteJob
+from webapp.jobs.models import OutputFile, ReplacementMapping, RewriteJob
 from webapp.jobs.models import Receipt as ReceiptRow
 from webapp.jobs.presentation import paginate, receipt_summary, result_segments, split_lines
 
@@ -32,6 +32,5 @@ def result_context(job: RewriteJob, receipt: ReceiptRow, request: HttpRequest | 
         "original_format": OutputFile.objects.filter(job=job)
         .values_list("extension", flat=True)
         .first(),
-        "review": Review.objects.filter(job=job).first(),
         "layout_lost": job.document.source == "pdf",
     }

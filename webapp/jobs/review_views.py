@@ -42,8 +42,12 @@ def review_context(review: Review, page: int = 1) -> dict:
     decisions = reviews.decisions_of(review)
     added = reviews.added_of(review)
     segments = review_segments(text, candidates, decisions, added, review.threshold)
+    shown = paginate(split_lines(segments), page)
+    first, last = shown.offsets
     rows = []
     for i, c in enumerate(candidates):
+        if not first <= c.start < last:
+            continue  # the list follows the page of text (long documents)
         decision = decisions.get(i)
         rows.append(
             {
@@ -58,14 +62,18 @@ def review_context(review: Review, page: int = 1) -> dict:
         )
     final = reviews.reviewed_spans(review)
     context.update(
-        page=paginate(split_lines(segments), page),
+        page=shown,
         rows=rows,
         added_rows=[
             {"index": i, "text": text[a.start : a.end], "category": a.category}
             for i, a in enumerate(added)
         ],
         n_final=len(final),
-        n_kept=sum(1 for r in rows if not r["accepted"]),
+        n_kept=sum(
+            1
+            for i, c in enumerate(candidates)
+            if not is_accepted(c, decisions.get(i), review.threshold)
+        ),
     )
     return context
 
