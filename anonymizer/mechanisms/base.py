@@ -83,5 +83,6 @@ class SequentialBatchMixin:
             def scaled(frac: float, stage: str, i: int = i) -> None:
                 report(progress, (i + frac) / len(texts), f"document {i + 1}/{len(texts)}: {stage}")
 
-            results.append(self.rewrite(text, settings, scaled, gold=gold))  # type: ignore[attr-defined]
+            extra = {"gold": gold} if gold is not None else {}  # subclasses may not take it
+            results.append(self.rewrite(text, settings, scaled, **extra))  # type: ignore[attr-defined]
         return results
