@@ -232,3 +232,24 @@ def test_redaction_rewrites_with_exactly_the_reviewed_spans():
     result = rewrite(REVIEWED_TEXT, settings, gold=_reviewed_gold())
     assert result.output == "[LOCATION] is where [PERSON] met the Landlord."
     assert [s.source for s in result.spans if s.is_pii] == ["review", "review"]
+
+
+def test_the_cli_applies_the_operator(capsys):
+    from anonymizer.cli import main
+
+    main(
+        [
+            "--text",
+            TEXT,
+            "--mechanism",
+            "redact",
+            "--detector",
+            "none",
+            "--deny",
+            "Jane Doe",
+            "--operator",
+            "mask",
+            "--mask-fixed",
+        ]
+    )
+    assert "**** met John Smith. Later **** wrote" in capsys.readouterr().out
