@@ -368,3 +368,10 @@ def test_a_long_review_pages_the_text_and_its_list_of_spans(client, alice, no_en
     last = client.get(reverse("review_detail", args=[review.pk]) + "?page=99").content.decode()
     assert 'id="row-799"' in last and 'id="row-0"' not in last
     assert "800</strong> spans will be replaced" in last
+
+
+def test_resubmitting_a_reviewed_job_offers_the_settings_the_user_chose(client, alice, no_enqueue):
+    review = _detected_review(client, alice)
+    job = _apply_and_run(client, review)
+    body = client.get(reverse("submit") + f"?from_job={job.pk}").content.decode()
+    assert '<option value="none" selected>' in body and "Landlord\njane@example.com" in body

@@ -15,7 +15,7 @@ from anonymizer.api import plan as plan_rewrite
 from webapp.jobs import services
 from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
 from webapp.jobs.forms import SubmitForm
-from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.models import Document, Review, RewriteJob
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
 from webapp.jobs.result import result_context
 from webapp.jobs.retention import purge_document
@@ -95,7 +95,12 @@ def _initial_from_job(request: HttpRequest) -> dict:
     job_id = request.GET.get("from_job", "")
     if job_id.isdigit():
         job = _get_job_for_user(request, int(job_id))
-        initial.update({k: v for k, v in job.settings.items() if v not in (None, [], "")})
+        review = Review.objects.filter(job=job).first()  # a reviewed job ran with gold spans
+        chosen = review.settings if review is not None else job.settings
+        initial.update({k: v for k, v in chosen.items() if v not in (None, [], "")})
+        for key in ("allow_list", "deny_list", "sensitive_words"):  # one string per line
+            if isinstance(initial.get(key), list):
+                initial[key] = "\n".join(initial[key])
         initial["mechanism"] = request.GET.get("mechanism") or job.mechanism
         if not job.document.is_purged:
             initial.update(document=job.document.pk, name=job.document.name)
