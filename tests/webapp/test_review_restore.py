@@ -375,3 +375,21 @@ def test_resubmitting_a_reviewed_job_offers_the_settings_the_user_chose(client, 
     job = _apply_and_run(client, review)
     body = client.get(reverse("submit") + f"?from_job={job.pk}").content.decode()
     assert '<option value="none" selected>' in body and "Landlord\njane@example.com" in body
+
+
+def test_a_review_needs_pii_replacement_turned_on(client, alice, no_enqueue):
+    client.force_login(alice)
+    form = {
+        "mechanism": "dp-embed-invert",
+        "detector": "regex",
+        "text": LETTER,
+        "review": "1",
+        "epsilon": "16",
+        "delta": "0.001",
+        "clip_radius": "1.5",
+        "num_steps": "1",
+        "composition": "basic",
+        "max_len": "32",
+    }
+    response = client.post(reverse("submit"), form)
+    assert "turn this on" in response.content.decode() and not Review.objects.exists()

@@ -292,6 +292,8 @@ class SubmitForm(forms.Form):
         except InvalidSettings as exc:
             self.add_error(exc.field if exc.field in self.fields else None, exc.message)
             return
+        if self.reviewing and not self.rewrite_settings.redact_pii:
+            self.add_error("redact_pii", "A review chooses the spans to replace: turn this on.")
         problem = detector_none_problem(self.rewrite_settings, reviewing=self.reviewing)
         if problem:
             self.add_error("detector" if "detector" in self.fields else None, problem)
