@@ -14,7 +14,7 @@ import ctypes
 import threading
 from types import TracebackType
 
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from webapp.jobs.models import RewriteJob
 from webapp.jobs.services import CancelledByUser
@@ -61,7 +61,7 @@ class CancelWatcher:
     def _watch(self) -> None:
         try:
             while not self.stopped.wait(self.poll_seconds):
-                if RewriteJob.objects.filter(pk__in=self.job_ids, cancel_requested=True).exists():
+                if self._cancel_requested():
                     with self.lock:
                         if not self.stopped.is_set():
                             self.interrupted = True
@@ -69,3 +69,10 @@ class CancelWatcher:
                     return
         finally:
             connection.close()
+
+    def _cancel_requested(self) -> bool:
+        try:
+            return RewriteJob.objects.filter(pk__in=self.job_ids, cancel_requested=True).exists()
+        except DatabaseError:  # a busy or restarting database: ask again at the next poll
+            connection.close()
+            return False
