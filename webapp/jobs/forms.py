@@ -18,7 +18,7 @@ from anonymizer.detection.categories import CATEGORIES
 from anonymizer.operators import FAKE_LOCALES, OPERATOR_TITLES
 from anonymizer.registry import MechanismInfo
 from anonymizer.settings import COMPOSITIONS, DETECTORS, parse_float
-from webapp.jobs.documents import DocumentError, check_text, extract_text
+from webapp.jobs.documents import DocumentError, check_size, check_text, extract_text
 
 USER_DETECTORS = [d for d in DETECTORS if d != "gold"]
 DEFAULTS = Settings(mechanism="redact")
@@ -197,11 +197,13 @@ class SubmitForm(forms.Form):
         user=None,
         mechanism: MechanismInfo | None = None,  # type: ignore[no-untyped-def]
         for_preview: bool = False,
+        oversized_upload: str | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.for_preview = for_preview
+        self.oversized_upload = oversized_upload
         self.info = mechanism or chosen_mechanism(self.data if self.is_bound else self.initial)
         self.fields["mechanism"].choices = mechanism_choices()
         self.fields["mechanism"].initial = self.info.name
@@ -263,10 +265,18 @@ class SubmitForm(forms.Form):
     def _clean_document(self, data: dict) -> None:
         upload, text = data.get("file"), data.get("text") or ""
         document_id = data.get("document")
+        if self.oversized_upload:
+            self.add_error(
+                "file",
+                f"{self.oversized_upload!r} is too large; the limit is "
+                f"{django_settings.MAX_DOCUMENT_BYTES:,} bytes.",
+            )
+            return
         try:
             if upload is not None:
                 if text.strip():
                     raise DocumentError("Paste text or upload a file, not both.")
+                check_size(upload.size, repr(upload.name))
                 data_bytes = upload.read()
                 self.document_text, self.document_source = extract_text(upload.name, data_bytes)
                 if self.document_source == "docx":
@@ -303,6 +313,9 @@ class SubmitForm(forms.Form):
             self.rewrite_settings = Settings.from_mapping({"detector": DEFAULTS.detector, **raw})
         except InvalidSettings as exc:
             self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+            return
+        except (ValueError, ArithmeticError, TypeError) as exc:
+            self.add_error(None, f"These settings cannot be used ({type(exc).__name__}).")
             return
         if self.reviewing and not self.rewrite_settings.redact_pii:
             self.add_error("redact_pii", "A review chooses the spans to replace: turn this on.")

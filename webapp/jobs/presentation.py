@@ -135,7 +135,7 @@ def paginate(lines: list[Line], page: int, page_chars: int = PAGE_CHARS) -> Line
     """Whole lines per page, about `page_chars` characters each; out-of-range pages clamp."""
     pages: list[list[Line]] = [[]]
     size = 0
-    for line in lines:
+    for line in (part for whole in lines for part in _wrap_long_line(whole, page_chars)):
         if pages[-1] and size + line.length > page_chars:
             pages.append([])
             size = 0
@@ -143,6 +143,41 @@ def paginate(lines: list[Line], page: int, page_chars: int = PAGE_CHARS) -> Line
         size += line.length
     number = min(max(page, 1), len(pages))
     return LinePage(pages[number - 1], number, len(pages))
+
+
+def _wrap_long_line(line: Line, limit: int) -> list[Line]:
+    """A line longer than a page (a document without newlines) cut at segment boundaries,
+    and inside unchanged text at a space, so that no page grows without bound."""
+    if line.length <= limit:
+        return [line]
+    parts, current, size = [], Line(), 0
+    for segment in line.segments:
+        pieces = [segment]
+        if segment.kind == "plain" and len(segment.output) > limit:
+            pieces = _cut_plain(segment, limit)
+        for piece in pieces:
+            if current.segments and size + len(piece.output) > limit:
+                parts.append(current)
+                current, size = Line(), 0
+            current.segments.append(piece)
+            size += len(piece.output)
+    if current.segments:
+        parts.append(current)
+    return parts
+
+
+def _cut_plain(segment: Segment, limit: int) -> list[Segment]:
+    text, out, start = segment.output, [], 0
+    while start < len(text):
+        end = min(len(text), start + limit)
+        if end < len(text):
+            space = text.rfind(" ", start + limit // 2, end)
+            end = space + 1 if space > 0 else end
+        part = text[start:end]
+        original = part if segment.original is not None else None
+        out.append(Segment("plain", part, original, start=segment.start + start))
+        start = end
+    return out
 
 
 def review_segments(

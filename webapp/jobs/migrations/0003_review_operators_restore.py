@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("jobs", "0001_initial"),
+        ("jobs", "0002_reliability"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
