@@ -490,8 +490,8 @@ def seed(n_jobs: int, user=None):  # type: ignore[no-untyped-def]
                     job=job,
                     owner=user,
                     payload=receipt_dict(receipt),
-                    sha256=f"{i:064x}",
-                    prev_sha256=f"{i - 1:064x}" if receipts or first else "",
+                    sha256=f"{user.pk:08x}{i:056x}",  # unique across users
+                    prev_sha256=f"{user.pk:08x}{i - 1:056x}" if receipts or first else "",
                 )
             )
     LedgerEntry.objects.bulk_create(entries, batch_size=1000)

@@ -29,7 +29,9 @@ LARGE_COLUMNS = (
 # session, user, count, page ids, page rows, cap (2 without a stored cap), the ledger
 # fingerprint and the pending entries; the first view after a charge adds the settled sums
 HISTORY_MAX_QUERIES = 9
-JOB_PAGE_MAX_QUERIES = 3  # session, user, the job with its document and receipt
+# session, user, the job with its document and receipt, whether it has a stored mapping, and
+# its original-format output file
+JOB_PAGE_MAX_QUERIES = 5
 
 
 @pytest.fixture

@@ -367,7 +367,8 @@ def budget_summary(user) -> BudgetSummary:  # type: ignore[no-untyped-def]
     Computed in the database (a few aggregate queries, whatever the number of jobs); the
     lists of non-Gaussian releases hold the newest LISTED_RELEASES, their counts cover all.
     """
-    return _aggregate_summary(cap_for(user), user.pk, settled=_cached_settled_totals(user.pk))
+    settled = _cached_settled_totals([user.pk])[user.pk]
+    return _aggregate_summary(cap_for(user), user.pk, settled=settled)
 
 
 def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-untyped-def]
@@ -376,14 +377,19 @@ def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-u
 
 
 def summaries_for_users(user_ids: Iterable[int]) -> dict[int, BudgetSummary]:
-    """Summaries of many users with two queries (the audit table)."""
+    """Summaries of many users (the audit table), from the same aggregates and cache as a
+    page's: a fixed number of queries, plus the sums of users whose charged entries changed."""
     ids = list(user_ids)
     caps: dict[int, CapFields] = {b.user_id: b for b in UserBudget.objects.filter(user_id__in=ids)}
     default = DefaultBudget.current()
-    entries: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
-    for entry in _entry_query().filter(owner_id__in=ids):
-        entries[entry.owner_id].append(entry)
-    return {i: _summarise(caps.get(i, default), entries[i]) for i in ids}
+    settled = _cached_settled_totals(ids)
+    pending: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
+    for entry in _pending_entries(LedgerEntry.objects.filter(owner_id__in=ids)):
+        pending[entry.owner_id].append(entry)
+    return {
+        i: _aggregate_summary(caps.get(i, default), i, settled=settled[i], pending=pending[i])
+        for i in ids
+    }
 
 
 def effective_status(entry: LedgerEntry) -> str:
@@ -402,6 +408,7 @@ def _aggregate_summary(
     owner_id: int,
     exclude_job_id: int | None = None,
     settled: SettledTotals | None = None,
+    pending: list[LedgerEntry] | None = None,
 ) -> BudgetSummary:
     """The same figures as `_summarise`, summed by the database instead of row by row.
 
@@ -415,11 +422,8 @@ def _aggregate_summary(
         entries = entries.exclude(job_id=exclude_job_id)
     if settled is None:
         settled = _settled_totals(entries)
-    pending = list(
-        entries.filter(status=Status.RESERVED)
-        .select_related("job")
-        .defer("events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS))
-    )
+    if pending is None:
+        pending = _pending_entries(entries)
     sums = settled.sums
     spent = [sums[k][1] for k in LedgerEntry.CHARGEABLE if k in sums]
     basic_eps = [sums[k][2] for k in LedgerEntry.CHARGEABLE if k in sums]
@@ -520,22 +524,41 @@ def _settled_totals(entries) -> SettledTotals:  # type: ignore[no-untyped-def]
     return SettledTotals(fingerprint, sums, newest, notions)
 
 
-def _cached_settled_totals(owner_id: int) -> SettledTotals:
-    """The user's settled totals from this process's cache while its fingerprint matches.
+def _pending_entries(entries) -> list[LedgerEntry]:  # type: ignore[no-untyped-def]
+    """Entries still marked reserved, with the job state their effective status needs."""
+    return list(
+        entries.filter(status=Status.RESERVED)
+        .select_related("job")
+        .defer("events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS))
+    )
 
-    One index-only query (count and latest settling time of the charged entries) instead of
-    the sums and lists over every entry; a charge made anywhere changes the fingerprint.
+
+def _cached_settled_totals(owner_ids: list[int]) -> dict[int, SettledTotals]:
+    """The users' settled totals from this process's cache where their fingerprint matches.
+
+    One index-only query (count and latest settling time of each user's charged entries)
+    instead of the sums and lists over every entry; a charge made anywhere changes the
+    fingerprint, and only the users whose fingerprint changed are summed again.
     """
-    charged = LedgerEntry.objects.filter(owner_id=owner_id, status=Status.CHARGED)
-    now = charged.aggregate(n=Count("*"), last=Max("settled_at"))
-    key = f"settled:{owner_id}:{LISTED_RELEASES}"
+    now = {
+        row["owner_id"]: (row["n"], row["last"])
+        for row in LedgerEntry.objects.filter(owner_id__in=owner_ids, status=Status.CHARGED)
+        .values("owner_id")
+        .annotate(n=Count("*"), last=Max("settled_at"))
+        .order_by()
+    }
     cache = caches[SUMMARY_CACHE]
-    hit = cache.get(key)
-    if hit is not None and hit.fingerprint == (now["n"], now["last"]):
-        return hit
-    settled = _settled_totals(LedgerEntry.objects.filter(owner_id=owner_id))
-    cache.set(key, settled)
-    return settled
+    keys = {owner_id: f"settled:{owner_id}:{LISTED_RELEASES}" for owner_id in owner_ids}
+    hits = cache.get_many(keys.values())
+    totals: dict[int, SettledTotals] = {}
+    for owner_id, key in keys.items():
+        hit = hits.get(key)
+        if hit is not None and hit.fingerprint == now.get(owner_id, (0, None)):
+            totals[owner_id] = hit
+        else:
+            totals[owner_id] = _settled_totals(LedgerEntry.objects.filter(owner_id=owner_id))
+            cache.set(key, totals[owner_id])
+    return totals
 
 
 def _newest_releases(newest: tuple[_Listed, ...], pending: list[LedgerEntry]) -> list[Release]:

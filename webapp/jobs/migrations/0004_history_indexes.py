@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("jobs", "0002_reliability"),
+        ("jobs", "0003_review_operators_restore"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
