@@ -4,13 +4,21 @@ A copy is used only while the user's charged entries have the same count and lat
 time, so a charge made by any process (a worker, another web worker) shows on the next page.
 """
 
+import re
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from anonymizer.accounting import composed_epsilon
-from tests.webapp.ledger.helpers import gaussian_receipt, redact_receipt, run_job, submit
+from tests.webapp.ledger.helpers import (
+    gaussian_receipt,
+    redact_receipt,
+    run_job,
+    submit,
+    token_receipt,
+)
 from tests.webapp.ledger.test_aggregate_summary import NUMBERS, a_varied_ledger
 from webapp.ledger import costs
 from webapp.ledger import services as ledger
@@ -77,3 +85,20 @@ def test_a_rolled_back_charge_does_not_stay_in_the_summary(alice):
 def test_the_remembered_epsilon_is_the_exact_solve():
     for mu_squared in (0.0, 0.3, 2.5, 400.0):
         assert costs.epsilon_at(mu_squared, 1e-5) == composed_epsilon(mu_squared, 1e-5)
+
+
+def _listed_jobs(page: str) -> list[int]:
+    box = page.split('id="budget-summary"', 1)[1].split("</section>", 1)[0]
+    return [int(job) for job in re.findall(r"<li>job (\d+) ", box)]
+
+
+def test_the_history_page_lists_each_new_release_after_the_cache_was_filled(client, alice):
+    client.force_login(alice)
+    jobs = [run_job(alice, redact_receipt()).pk]
+    for _ in range(2):
+        assert _listed_jobs(client.get("/history/").content.decode()) == jobs
+        jobs.append(run_job(alice, redact_receipt()).pk)  # a charge made after the render
+    jobs.append(run_job(alice, token_receipt(3)).pk)  # the other notions' totals, not listed
+    page = client.get("/history/").content.decode()
+    assert _listed_jobs(page) == jobs[:3]
+    assert "Other notions (1)" in page
