@@ -23,6 +23,7 @@ from webapp.ledger.services import (
     effective_status,
     ledger_entries,
     summaries_for_users,
+    with_job_states,
 )
 
 SORTS = {
@@ -51,8 +52,6 @@ COLUMNS = [
 ]
 DEFAULT_SORT = "-spent"
 AUDIT_PAGE_SIZE = 50  # rows per table on a user's audit page
-# what the user page's entry table never reads of an entry's job (its status needs the state)
-_LARGE_JOB_FIELDS = ("job__spans", "job__output", "job__settings", "job__error")
 
 
 @dataclass(frozen=True)
@@ -205,12 +204,8 @@ def unguaranteed_points(user) -> list[Unguaranteed]:  # type: ignore[no-untyped-
 
 def entries_newest_first(user):  # type: ignore[no-untyped-def]
     """The user's ledger entries with their jobs' states, newest first (a paged table)."""
-    return (
-        LedgerEntry.objects.filter(owner_id=user.pk)
-        .select_related("job")
-        .defer("events", *_LARGE_JOB_FIELDS)
-        .order_by("-created_at", "-pk")
-    )
+    entries = LedgerEntry.objects.filter(owner_id=user.pk).order_by("-created_at", "-pk")
+    return with_job_states(entries)
 
 
 def receipts_newest_first(user):  # type: ignore[no-untyped-def]

@@ -524,13 +524,17 @@ def _settled_totals(entries) -> SettledTotals:  # type: ignore[no-untyped-def]
     return SettledTotals(fingerprint, sums, newest, notions)
 
 
+def with_job_states(entries):  # type: ignore[no-untyped-def]
+    """Entries with the job fields `effective_status` needs, without the large ones (spans,
+    outputs) or the entries' event logs."""
+    return entries.select_related("job").defer(
+        "events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS)
+    )
+
+
 def _pending_entries(entries) -> list[LedgerEntry]:  # type: ignore[no-untyped-def]
     """Entries still marked reserved, with the job state their effective status needs."""
-    return list(
-        entries.filter(status=Status.RESERVED)
-        .select_related("job")
-        .defer("events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS))
-    )
+    return list(with_job_states(entries.filter(status=Status.RESERVED)))
 
 
 def _cached_settled_totals(owner_ids: list[int]) -> dict[int, SettledTotals]:
