@@ -15,7 +15,9 @@ from anonymizer.detection.categories import normalise_category
 from anonymizer.errors import InvalidSettings
 
 COMPOSITIONS = ("basic", "zcdp", "gdp")
-DETECTORS = ("regex", "presidio", "spacy", "combined", "gold", "none")
+DETECTORS = (
+    "regex", "presidio", "spacy", "ner", "combined", "transformers", "gliner", "gold", "none"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
