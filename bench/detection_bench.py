@@ -5,6 +5,7 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-synth`: the training generator with a held-out seed;
 - `dev-corpus`: `bench.corpus`, a different generator the model never saw;
 - `dev-hand`: `bench/dev/handwritten.txt`, written by hand for development;
+- `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
   `bench/frozen/independent.jsonl`, loaded through `bench.loaders` and reported only as
   aggregate figures (skipped with a note when the files are not there). Nothing was tuned on
@@ -47,7 +48,15 @@ from anonymizer.types import Detection
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FROZEN = Path(__file__).resolve().parent / "frozen"
-SETS = ("train", "dev-synth", "dev-corpus", "dev-hand", "frozen-hand", "frozen-independent")
+SETS = (
+    "train",
+    "dev-synth",
+    "dev-corpus",
+    "dev-hand",
+    "dev-hand-blind",
+    "frozen-hand",
+    "frozen-independent",
+)
 SYSTEMS = ("combined", "presidio", "regex")
 LARGE_DOC_BYTES = 2_000_000
 
@@ -68,6 +77,10 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         return dev_sets.corpus_dev(n), f"bench.corpus, seed {dev_sets.CORPUS_SEED}"
     if name == "dev-hand":
         return dev_sets.handwritten_dev(), "bench/dev/handwritten.txt"
+    if name == "dev-hand-blind":
+        return dev_sets.handwritten_dev(
+            dev_sets.HANDWRITTEN_BLIND
+        ), "bench/dev/handwritten_blind.txt"
     path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")
     if not path.is_file():
         return None, f"{path.relative_to(FROZEN.parent.parent)} not found: skipped"

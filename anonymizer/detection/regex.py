@@ -2075,7 +2075,7 @@ RULES: tuple[Rule, ...] = (
         "location",
         _c(
             r"(?<![\w.-])-?\d{1,2}\.\d{3,8}°?[ ]?[NS]?,?[ ]{0,2}-?\d{1,3}\.\d{3,8}°?[ ]?[EW]?"
-            r"(?![\w.])"
+            r"(?![\w]|\.\d)"
         ),
         HIGH,
         "decimal latitude, longitude pair with at least three decimals",

@@ -49,6 +49,7 @@ def raw(text: str) -> list[tuple[str, str, str | None]]:
         ("log in as mary-jo-22 please", "mary-jo-22", "handle"),
         ("ping @ana-lucia on the forum", "@ana-lucia", "handle"),
         ("Found at 52.52003, 13.40495 yesterday.", "52.52003, 13.40495", "location"),
+        ("Meet at 41.38879, 2.15899.", "41.38879, 2.15899", "location"),
         ("Found at -33.86882, 151.20929 yesterday.", "-33.86882, 151.20929", "location"),
         ("Pin: 51°30′26″N 0°7′39″W", "51°30′26″N 0°7′39″W", "location"),
         ("Her nationality: Eritrean, faith: Coptic", "Eritrean", "nationality or group"),
