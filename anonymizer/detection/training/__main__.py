@@ -7,8 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from anonymizer.detection.training import run_with_fixed_hash_seed
+
 
 def main(argv: list[str] | None = None) -> int:
+    run_with_fixed_hash_seed("anonymizer.detection.training", argv)
     parser = argparse.ArgumentParser(prog="python -m anonymizer.detection.training")
     sub = parser.add_subparsers(dest="command", required=True)
     train = sub.add_parser("train", help="fine-tune the NER model and save it into the package")

@@ -352,7 +352,7 @@ class SynthGenerator:
             )  # fmt: skip
             return Address([[(box, "street address")], [(postcode, "postal code"), (" ", ""),
                                                           (city, "location")]])  # fmt: skip
-        street = re.sub(r"\s*\n\s*", ", ", fake.street_address())
+        street = re.sub(r"\s*\n\s*", ", ", fake.street_address()).strip()
         if style == "fr" and not street[:1].isdigit():
             sep = rng.choice([" ", ", "])
             street = f"{rng.randint(1, 180)}{rng.choice(['', '', ' bis', 'b'])}{sep}{street}"
@@ -432,7 +432,7 @@ class SynthGenerator:
             "ssn": lambda: (en.ssn(), "ssn"),
             "url": lambda: (en.url() + en.uri_path(), "url"),
             "mac": lambda: (en.mac_address(), "mac address"),
-            "date": lambda: (en.date(rng.choice(["%d/%m/%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y"])), "date"),
+            "date": lambda: ((date(1970, 1, 1) + timedelta(days=rng.randint(0, 20454))).strftime(rng.choice(["%d/%m/%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y"])), "date"),
             "ref": lambda: (rng.choice([f"INC{_digits(rng, 7)}", f"TCK-{_digits(rng, 5)}", f"#{_digits(rng, 6)}", f"{''.join(rng.choices(string.ascii_uppercase, k=3))}-{_digits(rng, 4)}"]), "reference id"),
             "plate": lambda: (self.faker(rng.choice(["en_GB", "de_DE", "en_US", "fr_FR"])).license_plate(), "license plate"),
         }  # fmt: skip
@@ -618,6 +618,21 @@ def _sep(gen: SynthGenerator) -> str:
     return gen.rng.choice([" ", " ", "  ", "\n", "\n\n"])
 
 
+def _sentences(
+    gen: SynthGenerator,
+    doc: DocBuilder,
+    people: list[Person],
+    pool: list[str],
+    low: int,
+    high: int,
+) -> None:
+    """Between `low` and `high` sentences drawn from `pool`, with varied separators."""
+    for i, sentence in enumerate(_pick(gen, pool, low, high)):
+        if i:
+            doc.text(_sep(gen))
+        gen.render(doc, sentence, people)
+
+
 NEGATIVE_SENTENCES = [
     "The {law} applies here, see section {n}.",
     "We watched {work} on {weekday}.",
@@ -715,10 +730,7 @@ def _letter(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     gen.render(doc, rng.choice(["Dear {B.title} {B.last},\n\n", "Dear {B.first},\n\n",
                                 "Dear Sir or Madam,\n\n", "To whom it may concern,\n\n",
                                 "Hello {B.first},\n\n"]), people)  # fmt: skip
-    for i, sentence in enumerate(_pick(gen, LETTER_BODY + NEGATIVE_SENTENCES[:8], 3, 7)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, sentence, people)
+    _sentences(gen, doc, people, LETTER_BODY + NEGATIVE_SENTENCES[:8], 3, 7)
     gen.render(doc, rng.choice(["\n\nYours sincerely,\n\n{A.full}", "\n\nKind regards,\n{A.first}",
                                 "\n\nBest wishes,\n{A.full}\n{job}", "\n\nYours faithfully,\n{A.initial}",
                                 "\n\nRegards\n{A.full}\n{A.phone}"]), people)  # fmt: skip
@@ -808,10 +820,7 @@ def _ticket(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     for f in _pick(gen, TICKET_FIELDS, 3, 6):
         gen.render(doc, f, people)
     doc.text("\n")
-    for i, sentence in enumerate(_pick(gen, TICKET_BODY + NEGATIVE_SENTENCES[:6], 2, 5)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, sentence, people)
+    _sentences(gen, doc, people, TICKET_BODY + NEGATIVE_SENTENCES[:6], 2, 5)
 
 
 CLINICAL = [
@@ -832,10 +841,7 @@ CLINICAL = [
 def _clinical(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     rng = gen.rng
     gen.render(doc, rng.choice(["Dear {C.title} {C.last},\n\n", "{org}\n{date}\n\n", ""]), people)
-    for i, sentence in enumerate(_pick(gen, CLINICAL, 3, 7)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, sentence, people)
+    _sentences(gen, doc, people, CLINICAL, 3, 7)
     gen.render(
         doc,
         rng.choice(["\n\nYours sincerely\n{D.title} {D.full}", "\n\n{D.full}, {job}", ""]),
@@ -864,10 +870,7 @@ def _legal(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
         rng.choice(["IN THE {phrase}\n\n", "POLICE REPORT {ref}\n\n", "Case {ref}\n\n", ""]),
         people,
     )
-    for i, sentence in enumerate(_pick(gen, LEGAL, 3, 7)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, sentence, people)
+    _sentences(gen, doc, people, LEGAL, 3, 7)
 
 
 def _invoice(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
@@ -939,10 +942,7 @@ POST_LINES = [
 
 
 def _post(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
-    for i, line in enumerate(_pick(gen, POST_LINES + NEGATIVE_SENTENCES, 2, 6)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, line, people)
+    _sentences(gen, doc, people, POST_LINES + NEGATIVE_SENTENCES, 2, 6)
 
 
 EMAIL_BODY = [
@@ -964,10 +964,7 @@ def _email(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
                                 "Subject: {phrase}\n\n", "", "From: {A.email}\nCc: {C.full}\n\n"]), people)  # fmt: skip
     gen.render(doc, rng.choice(["Hi {B.first},\n\n", "hey {B.first_lc}\n\n", "{B.first} -\n\n",
                                 "Good morning all,\n\n", "Hello team,\n\n"]), people)  # fmt: skip
-    for i, sentence in enumerate(_pick(gen, EMAIL_BODY + NEGATIVE_SENTENCES, 3, 7)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, sentence, people)
+    _sentences(gen, doc, people, EMAIL_BODY + NEGATIVE_SENTENCES, 3, 7)
     gen.render(doc, rng.choice(["\n\nCheers,\n{A.first}", "\n\n{A.first_lc}", "\n\nThanks\n{A.full}\n{job}, {org}",
                                 "\n\n-- \n{A.full} | {A.phone}", "\n\nSent from my iPhone"]), people)  # fmt: skip
 
@@ -1006,10 +1003,7 @@ NARRATIVE = [
 
 
 def _narrative(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
-    for i, line in enumerate(_pick(gen, NARRATIVE + NEGATIVE_SENTENCES[:10], 3, 7)):
-        if i:
-            doc.text(_sep(gen))
-        gen.render(doc, line, people)
+    _sentences(gen, doc, people, NARRATIVE + NEGATIVE_SENTENCES[:10], 3, 7)
 
 
 GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]], None]]] = {
