@@ -26,6 +26,7 @@ Long documents are processed in overlapping chunks (`chunking.py`) in bounded me
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -170,13 +171,38 @@ def _covers_most(a: Detection, b: Detection) -> bool:
     return inter > 0 and inter >= 0.6 * (b.end - b.start)
 
 
+class SpanIndex:
+    """Detections sorted by start, to find those overlapping a span without a full scan
+    (a 2 MB document has tens of thousands of proposals)."""
+
+    LONG = 500
+
+    def __init__(self, detections: Sequence[Detection]) -> None:
+        short = sorted((d for d in detections if d.end - d.start <= self.LONG), key=_start)
+        self.items = short
+        self.starts = [d.start for d in short]
+        self.long = [d for d in detections if d.end - d.start > self.LONG]
+
+    def overlapping(self, span: Detection) -> list[Detection]:
+        low = bisect_left(self.starts, span.start - self.LONG)
+        high = bisect_left(self.starts, span.end)
+        found = [d for d in self.items[low:high] if d.end > span.start]
+        return found + [d for d in self.long if d.overlaps(span)]
+
+
+def _start(d: Detection) -> int:
+    return d.start
+
+
 def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
     """Score every proposal, keep those above the threshold, add propagated names."""
     ner = [d for d in ner_all if d.source != NOT_PII_SOURCE]
     not_pii = [d for d in ner_all if d.source == NOT_PII_SOURCE]
+    indexes = SpanIndex(rules), SpanIndex(ner), SpanIndex(not_pii)
     kept = []
     for d in [*rules, *ner]:
-        score = score_candidate(text, d, rules, ner, not_pii)
+        near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
+        score = score_candidate(text, d, near_rules, near_ner, near_not_pii)
         if score >= THRESHOLD:
             kept.append(replace(d, score=round(min(score, 0.99), 3)))
     return kept + propagate_names(text, kept)
