@@ -154,6 +154,10 @@ class Step:
     job_id: int
 
 
+# what the cumulative series reads of an entry
+_SERIES_FIELDS = ("job_id", "status", "kind", "mu_squared", "basic_epsilon", "settled_at")
+
+
 def cumulative_steps(user) -> list[Step]:  # type: ignore[no-untyped-def]
     """The user's charged formally private releases in time order, with running μ² and Σεᵢ.
 
@@ -163,7 +167,7 @@ def cumulative_steps(user) -> list[Step]:  # type: ignore[no-untyped-def]
         LedgerEntry.objects.filter(owner_id=user.pk, kind__in=LedgerEntry.CHARGEABLE)
         .exclude(status=LedgerEntry.Status.RELEASED)
         .select_related("job")
-        .only(*_SERIES_FIELDS, "job__state", "job__noised_release")
+        .only(*_SERIES_FIELDS, "created_at", "job__state", "job__noised_release")
     )
     charged = [e for e in entries if effective_status(e) == LedgerEntry.Status.CHARGED]
     charged.sort(key=lambda e: (e.settled_at or e.created_at, e.pk))
@@ -173,10 +177,6 @@ def cumulative_steps(user) -> list[Step]:  # type: ignore[no-untyped-def]
         Step(e.settled_at or e.created_at, mu, eps, e.job_id)
         for e, mu, eps in zip(charged, mu_squared, basic, strict=True)
     ]
-
-
-_SERIES_FIELDS = ("job_id", "status", "kind", "mu_squared", "basic_epsilon")
-_SERIES_FIELDS += ("settled_at", "created_at")
 
 
 def points_at(steps: Iterable[Step], delta: float) -> list[Point]:
