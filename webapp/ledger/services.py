@@ -484,7 +484,9 @@ class SettledTotals:
 
     An entry never changes once charged and is never deleted, so these only grow; a copy is
     current while the user's charged entries keep the same `fingerprint` (their count and
-    latest settling time).
+    latest settling time). Code that rewrites charged entries in place (a data migration)
+    must call `forget_settled_totals`; `migrate` does it, and processes started after a
+    migration begin with an empty cache.
     """
 
     fingerprint: tuple[int, datetime | None]
@@ -530,6 +532,11 @@ def with_job_states(entries):  # type: ignore[no-untyped-def]
     return entries.select_related("job").defer(
         "events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS)
     )
+
+
+def forget_settled_totals(**_: object) -> None:
+    """Empty this process's cache of settled totals (also a `post_migrate` receiver)."""
+    caches[SUMMARY_CACHE].clear()
 
 
 def _pending_entries(entries) -> list[LedgerEntry]:  # type: ignore[no-untyped-def]

@@ -7,7 +7,9 @@ time, so a charge made by any process (a worker, another web worker) shows on th
 import re
 
 import pytest
+from django.apps import apps
 from django.db import connection, transaction
+from django.db.models.signals import post_migrate
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -102,3 +104,21 @@ def test_the_history_page_lists_each_new_release_after_the_cache_was_filled(clie
     page = client.get("/history/").content.decode()
     assert _listed_jobs(page) == jobs[:3]
     assert "Other notions (1)" in page
+
+
+def test_migrate_forgets_the_totals_a_data_migration_may_have_rewritten(alice):
+    run_job(alice, gaussian_receipt(1.0, 1e-3, 2))
+    assert budget_summary(alice).mu_squared_spent > 0
+    LedgerEntry.objects.filter(owner=alice).update(mu_squared=0.0)  # in place, as 0003 did
+    assert budget_summary(alice).mu_squared_spent > 0  # the fingerprint cannot see it...
+    ledger_app = apps.get_app_config("ledger")
+    post_migrate.send(
+        sender=ledger_app,
+        app_config=ledger_app,
+        verbosity=0,
+        interactive=False,
+        using="default",
+        apps=apps,
+        plan=[],
+    )
+    assert budget_summary(alice).mu_squared_spent == 0  # ...so `migrate` empties the cache
