@@ -195,3 +195,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# --- Accounts, invites, API tokens and the JSON API (webapp.accounts, webapp.api) -------------
+INSTALLED_APPS += ["ninja", "webapp.accounts", "webapp.api"]
+SITE_URL = env_str("ANONYMIZER_SITE_URL", "http://127.0.0.1:8000")  # links printed or mailed
+INVITE_VALID_DAYS = env_int("ANONYMIZER_INVITE_DAYS", 7)
+# Mail is off unless EMAIL_HOST is set; invite and reset links are then shown to staff instead.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "anonymizer@localhost")

@@ -1,0 +1,152 @@
+"""Request and response shapes of the API (they are also the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ninja import Field, Schema
+
+
+class Error(Schema):
+    detail: str
+    errors: dict[str, list[str]] = Field(
+        default_factory=dict, description="Messages per field; `non_field` for the whole request."
+    )
+
+
+class SubmitIn(Schema):
+    text: str = Field("", description="The document, pasted (or give `document`).")
+    document: int | None = Field(
+        None, description="Instead of text: the id of one of your stored documents to run again."
+    )
+    name: str = Field("", description="Document name; defaults to its first line.")
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description=(
+            "`mechanism` plus that mechanism's parameters (see GET /api/mechanisms), "
+            'e.g. {"mechanism": "redact", "detector": "regex"}.'
+        ),
+    )
+
+
+class PlanIn(Schema):
+    text: str
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class DocumentOut(Schema):
+    id: int
+    name: str
+    source: str
+    n_chars: int
+    created_at: datetime
+    purged_at: datetime | None
+
+
+class JobLinks(Schema):
+    self: str
+    page: str
+    output: str
+    spans: str
+    receipt: str
+    bundle: str
+    cancel: str
+    delete_original: str
+
+
+class JobOut(Schema):
+    id: int
+    document: DocumentOut
+    mechanism: str
+    settings: dict[str, Any]
+    state: str = Field(description="queued | running | succeeded | failed | cancelled")
+    finished: bool
+    progress: float = Field(description="0 to 1")
+    stage: str
+    error: str = Field(description="Why a failed job failed; empty otherwise.")
+    cancel_requested: bool
+    epsilon: float | None
+    delta: float | None
+    n_chunks: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    links: JobLinks
+
+
+class JobSummary(Schema):
+    id: int
+    document_name: str
+    document_purged: bool
+    mechanism: str
+    state: str
+    epsilon: float | None
+    delta: float | None
+    n_chunks: int | None
+    created_at: datetime
+    url: str
+
+
+class JobPage(Schema):
+    count: int
+    page: int
+    num_pages: int
+    next: str | None
+    previous: str | None
+    results: list[JobSummary]
+
+
+class SpanOut(Schema):
+    text: str | None = Field(description="Original text of this piece; null once deleted.")
+    is_pii: bool
+    category: str | None
+    placeholder: str | None
+    rewritten: str | None
+    chunk_idx: int | None
+
+
+class ReceiptOut(Schema):
+    job: int
+    sha256: str
+    prev_sha256: str
+    receipt: dict[str, Any]
+
+
+class BudgetAfterOut(Schema):
+    fits: bool
+    chargeable: bool
+    epsilon_job: float
+    epsilon_remaining_after: float | None
+    more_like_this: int | None
+    message: str
+
+
+class PlanOut(Schema):
+    receipt: dict[str, Any]
+    pii_spans: int
+    unavailable: str | None = Field(description="Why the mechanism cannot run here, if it cannot.")
+    budget: BudgetAfterOut
+
+
+class MechanismOut(Schema):
+    name: str
+    title: str
+    guarantee: str
+    description: str
+    parameters: list[str]
+    uses_epsilon: bool
+    uses_delta: bool
+    needs_gpu: bool
+    available: bool
+
+
+class BudgetOut(Schema):
+    epsilon_cap: float | None = Field(description="null: no cap")
+    delta: float = Field(description="The cap's δ; every ε here is at this δ.")
+    cap_is_default: bool
+    epsilon_spent: float
+    epsilon_committed: float = Field(description="Spent plus what queued/running jobs reserve.")
+    epsilon_remaining: float | None
+    reserved_jobs: int
+    noised_releases: int
