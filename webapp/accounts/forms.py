@@ -47,5 +47,5 @@ class TokenForm(forms.Form):
         empty_value=None,
         required=False,
         initial="90",
-        label="expires after",
+        label="Expires after",
     )
