@@ -207,3 +207,12 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "anonymizer@localhost")
+# Batches (webapp.batches): several documents, one job each; what one batch upload may hold.
+INSTALLED_APPS += ["webapp.batches"]
+BATCH_MAX_DOCUMENTS = env_int("ANONYMIZER_BATCH_MAX_DOCUMENTS", 50)
+BATCH_MAX_ZIP_BYTES = env_int("ANONYMIZER_BATCH_MAX_ZIP_BYTES", 20_000_000)
+BATCH_MAX_TOTAL_BYTES = env_int("ANONYMIZER_BATCH_MAX_TOTAL_BYTES", 20_000_000)  # all documents
+BATCH_MAX_ZIP_ENTRIES = 4 * BATCH_MAX_DOCUMENTS  # folders and OS litter included
+BATCH_READ_SECONDS = env_float("ANONYMIZER_BATCH_READ_SECONDS", 60.0)
+DATA_UPLOAD_MAX_NUMBER_FILES = 2 * BATCH_MAX_DOCUMENTS  # past the limit, a clear form error
+MAX_ZIP_RATIO = env_int("ANONYMIZER_MAX_ZIP_RATIO", 100)  # TODO(i14): i16's setting, drop at merge
