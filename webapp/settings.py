@@ -208,7 +208,7 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "anonymizer@localhost")
 # Batches (webapp.batches): several documents, one job each; what one batch upload may hold.
-INSTALLED_APPS += ["webapp.batches"]
+INSTALLED_APPS += ["webapp.batches", "webapp.operations"]
 BATCH_MAX_DOCUMENTS = env_int("ANONYMIZER_BATCH_MAX_DOCUMENTS", 50)
 BATCH_MAX_ZIP_BYTES = env_int("ANONYMIZER_BATCH_MAX_ZIP_BYTES", 20_000_000)
 BATCH_MAX_TOTAL_BYTES = env_int("ANONYMIZER_BATCH_MAX_TOTAL_BYTES", 20_000_000)  # all documents

@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("webapp.accounts.urls")),
     path("api/", api.urls),
+    path("operator/", include("webapp.operations.urls")),
     path("audit/", include("webapp.ledger.urls")),
     path("", include("webapp.jobs.urls")),
 ]

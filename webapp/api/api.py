@@ -26,8 +26,7 @@ from webapp.jobs.queries import HistoryQuery, history_page
 from webapp.jobs.retention import purge_document
 from webapp.ledger.models import UserBudget
 from webapp.ledger.services import budget_summary, cap_for, remaining_after
-
-NOT_INSTALLED = "not installed on this server"
+from webapp.operations.mechanisms import reason_for
 
 api = NinjaAPI(
     title="Anonymizer API",
@@ -66,7 +65,8 @@ def _document_for(request: HttpRequest, document_id: int) -> Document:
 
 @api.get("/mechanisms", response=list[schemas.MechanismOut], tags=["settings"])
 def mechanisms(request: HttpRequest) -> list[dict[str, Any]]:
-    """Every mechanism, its parameters (the keys `settings` takes) and whether it runs here."""
+    """Every mechanism, its parameters (the keys `settings` takes) and whether it runs here
+    (why not: the exact reason for operators, "not installed on this server" for others)."""
     return [
         {
             "name": m.name,
@@ -78,6 +78,7 @@ def mechanisms(request: HttpRequest) -> list[dict[str, Any]]:
             "uses_delta": m.uses_delta,
             "needs_gpu": m.needs_gpu,
             "available": m.available,
+            "unavailable_reason": reason_for(request.auth, m.unavailable_reason()),
         }
         for m in list_mechanisms()
     ]
@@ -111,7 +112,7 @@ def plan(request: HttpRequest, body: schemas.PlanIn) -> dict[str, Any]:
     return {
         "receipt": receipt_dict(planned.receipt),
         "pii_spans": sum(1 for s in planned.spans if s.is_pii),
-        "unavailable": form.info.unavailable_reason() and NOT_INSTALLED,
+        "unavailable": reason_for(request.auth, form.info.unavailable_reason()),
         "budget": after.__dict__,
     }
 

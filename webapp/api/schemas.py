@@ -139,6 +139,7 @@ class MechanismOut(Schema):
     uses_delta: bool
     needs_gpu: bool
     available: bool
+    unavailable_reason: str | None
 
 
 class BudgetOut(Schema):
