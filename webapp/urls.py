@@ -11,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("webapp.accounts.urls")),
     path("api/", api.urls),
     path("operator/", include("webapp.operations.urls")),
+    path("batches/", include("webapp.batches.urls")),
     path("audit/", include("webapp.ledger.urls")),
     path("", include("webapp.jobs.urls")),
 ]

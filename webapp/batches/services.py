@@ -1,0 +1,104 @@
+"""Batches: read the documents of a batch upload, then queue one job per document, admitted
+against the budget together (all or none)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from django.conf import settings
+from django.db import transaction
+
+from anonymizer import Settings
+from anonymizer.api import plan
+from anonymizer.types import Receipt
+from webapp.batches.archives import BatchError, Upload
+from webapp.batches.models import Batch, BatchItem
+from webapp.jobs import services as jobs
+from webapp.jobs.documents import DocumentError, extract_text
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BatchDocument:
+    filename: str  # as uploaded (a path inside a .zip)
+    text: str
+    source: str
+
+
+class UnreadableDocuments(BatchError):
+    """Some documents of a batch cannot be read; `problems` has one sentence per document."""
+
+    def __init__(self, problems: list[str], n_total: int) -> None:
+        self.problems = problems
+        super().__init__(
+            f"{len(problems)} of the {n_total} documents cannot be read, so the batch was not "
+            "submitted: " + " ".join(problems)
+        )
+
+
+def read_documents(uploads: list[Upload]) -> list[BatchDocument]:
+    """Every document's text (each bounded as a single upload is); all problems at once."""
+    deadline = time.monotonic() + settings.BATCH_READ_SECONDS
+    documents: list[BatchDocument] = []
+    problems: list[str] = []
+    for upload in uploads:
+        if time.monotonic() > deadline:
+            raise BatchError(
+                f"Reading the batch took longer than {settings.BATCH_READ_SECONDS:g} s "
+                f"({len(documents) + len(problems)} of {len(uploads)} documents read); "
+                "send fewer or smaller documents at a time."
+            )
+        try:
+            text, source = extract_text(upload.name, upload.data)
+        except DocumentError as exc:
+            problems.append(str(exc))
+            continue
+        documents.append(BatchDocument(upload.name, text, source))
+    if problems:
+        raise UnreadableDocuments(problems, len(uploads))
+    return documents
+
+
+def batch_receipt_bound(rewrite_settings: Settings) -> Receipt:
+    """The receipt each document is admitted at: a one-chunk, PII-free document with these
+    settings, which bounds the cost at any K, so no document is detected in the request."""
+    one_chunk = rewrite_settings.with_changes(detector="none", allow_list=(), deny_list=())
+    return plan("word", one_chunk).receipt
+
+
+def default_name(documents: list[BatchDocument]) -> str:
+    first = PurePosixPath(documents[0].filename).name if documents else "documents"
+    more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
+    return f"{first}{more}"[:255]
+
+
+def submit_batch(  # type: ignore[no-untyped-def]
+    user, *, name: str, documents: list[BatchDocument], rewrite_settings: Settings
+) -> Batch:
+    """Store the batch, its documents and one queued job per document, or nothing at all
+    (ledger.BatchBudgetExceeded says how many would fit)."""
+    planned = batch_receipt_bound(rewrite_settings)
+    with transaction.atomic():
+        batch = Batch.objects.create(
+            owner=user,
+            name=name or default_name(documents),
+            mechanism=rewrite_settings.mechanism,
+            settings=rewrite_settings.to_dict(),
+        )
+        stored = [
+            jobs.create_document(
+                user, name=PurePosixPath(d.filename).name, text=d.text, source=d.source
+            )
+            for d in documents
+        ]
+        queued = jobs.submit_jobs(user, stored, rewrite_settings, [planned] * len(stored))
+        BatchItem.objects.bulk_create(
+            BatchItem(batch=batch, job=job, position=i, filename=d.filename[:255])
+            for i, (job, d) in enumerate(zip(queued, documents, strict=True))
+        )
+    log.info("batch %s: %d jobs queued", batch.pk, len(queued))
+    return batch
