@@ -16,7 +16,7 @@ from ninja.files import UploadedFile
 from anonymizer import AnonymizerError, list_mechanisms
 from anonymizer.api import plan as plan_rewrite
 from anonymizer.receipts import receipt_dict
-from webapp.api import schemas, submission
+from webapp.api import batches, schemas, submission
 from webapp.api.auth import PersonalTokenAuth
 from webapp.api.submission import Refused
 from webapp.jobs import services
@@ -41,6 +41,7 @@ api = NinjaAPI(
 )
 
 ERRORS = {401: schemas.Error, 404: schemas.Error, 409: schemas.Error, 422: schemas.Error}
+api.add_router("/batches", batches.router)
 
 
 @api.exception_handler(Refused)

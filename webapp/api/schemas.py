@@ -151,3 +151,27 @@ class BudgetOut(Schema):
     epsilon_remaining: float | None
     reserved_jobs: int
     noised_releases: int
+
+
+class BatchItemOut(Schema):
+    position: int
+    filename: str
+    job: int
+    state: str
+    progress: float
+    stage: str
+    error: str
+    url: str
+
+
+class BatchOut(Schema):
+    id: int
+    name: str
+    mechanism: str
+    settings: dict[str, Any]
+    created_at: datetime
+    finished: bool
+    percent: int = Field(description="0–100 over all documents")
+    counts: dict[str, int] = Field(description="documents per job state")
+    documents: list[BatchItemOut]
+    links: dict[str, str]

@@ -4,6 +4,7 @@ form does (document checks, the registry's parameters, Settings validation)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -33,9 +34,14 @@ def bound_form(  # type: ignore[no-untyped-def]
     name: str = "",
     document: int | None = None,
     upload: UploadedFile | None = None,
+    files=None,
     for_preview: bool = False,
+    form_class: type[SubmitForm] = SubmitForm,
+    form_kwargs: dict[str, Any] | None = None,
+    problems: Callable[[Any], dict[str, list[str]]] = lambda form: {},
 ) -> SubmitForm:
-    """A validated SubmitForm, or Refused(422) with the form's errors keyed by field."""
+    """A validated form (the submit form, or a subclass such as the batch form), or
+    Refused(422) with the form's errors keyed by field."""
     mechanism = settings.get("mechanism")
     names = [m.name for m in list_mechanisms()]
     if mechanism not in names:
@@ -56,10 +62,16 @@ def bound_form(  # type: ignore[no-untyped-def]
     for key, value in settings.items():
         if value is not None:
             data[key] = _form_value(value, fields.get(key))
-    form = SubmitForm(data, {"file": upload} if upload else {}, user=user, for_preview=for_preview)
+    form = form_class(
+        data,
+        files if files is not None else ({"file": upload} if upload else {}),
+        user=user,
+        for_preview=for_preview,
+        **(form_kwargs or {}),
+    )
     unknown = sorted(set(settings) - set(form.fields) - {"mechanism"} | _document_keys(settings))
     if unknown:
-        takes = ", ".join(n for n in form.fields if n not in SubmitForm.DOCUMENT_FIELDS)
+        takes = ", ".join(n for n in form.fields if n not in form_class.DOCUMENT_FIELDS)
         raise Refused(
             422,
             f"Unknown setting(s) for {form.info.name}: {', '.join(unknown)}. It takes: {takes}.",
@@ -70,6 +82,8 @@ def bound_form(  # type: ignore[no-untyped-def]
             ("non_field" if field == "__all__" else field): list(messages)
             for field, messages in form.errors.items()
         }
+        for field, extra in problems(form).items():
+            errors[field] = [*errors.get(field, []), *extra]
         first_field, first = next(iter(errors.items()))
         raise Refused(422, f"{first_field}: {first[0]}", errors)
     return form
@@ -89,7 +103,7 @@ def parse_settings(raw: str) -> dict[str, Any]:
 
 
 def _document_keys(settings: dict[str, Any]) -> set[str]:
-    return set(settings) & set(SubmitForm.DOCUMENT_FIELDS)
+    return set(settings) & {"name", "text", "file", "files", "document"}
 
 
 def _form_value(value: Any, field: forms.Field | None) -> Any:
