@@ -82,7 +82,7 @@ def broker_status(url: str | None = None, timeout: float = 1.0) -> BrokerStatus:
         pipe.hlen(_UNACKED)
         lengths = pipe.execute()
     except (redis.RedisError, OSError, ValueError) as exc:
-        return BrokerStatus(False, error=f"{type(exc).__name__}: {exc}")
+        return BrokerStatus(False, error=f"{type(exc).__name__}: {str(exc).rstrip('.')}")
     finally:
         if "client" in locals():
             client.close()
