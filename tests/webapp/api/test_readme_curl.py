@@ -59,7 +59,7 @@ def test_the_readme_curl_examples_run_against_a_live_server(
     assert '"name": "redact"' in out  # mechanisms
     assert '"notion": "none"' in out  # plan
     assert "Please write to [PERSON] at [EMAIL]." in out  # output
-    memo, letter = RewriteJob.objects.order_by("pk")
+    memo, letter, *batch = RewriteJob.objects.order_by("pk")
     assert memo.state == "succeeded" and memo.document.name == "memo"
     assert letter.document.name == "letter.txt" and letter.document.source == "txt"
     assert memo.receipt.sha256 in out  # the receipt call
@@ -67,3 +67,6 @@ def test_the_readme_curl_examples_run_against_a_live_server(
     assert len(archive.namelist()) == 3
     assert '"count": 1' in out  # history filtered to the one succeeded memo
     assert Document.objects.get(pk=memo.document_id).purged_at is not None  # DELETE ran
+    assert [j.document.name for j in batch] == ["letter.txt", "note.txt"]
+    letters = zipfile.ZipFile(io.BytesIO((tmp_path / "letters.zip").read_bytes()))
+    assert len(letters.namelist()) == 7 and "manifest.json" in letters.namelist()
