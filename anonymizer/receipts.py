@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,6 +27,7 @@ SEEDED_CAVEAT = (
     "This run was seeded (seed={seed}): its noise is reproducible by anyone who knows the "
     "seed, so the output is NOT private. Use seeded runs for testing only."
 )
+SEEDED_NOTION = "none (seeded: reproducible, not private)"
 NO_GUARANTEE_CAVEAT = (
     "No formal privacy guarantee: placeholder redaction removes only what the detector "
     "finds; anything it misses is released verbatim."
@@ -55,8 +56,14 @@ def build_receipt(
     details: dict[str, Any] | None = None,
     epsilon_total: float | None = None,
     delta_total: float | None = None,
+    composition: str | None = None,
+    epsilon_per_chunk: float | None = None,
+    delta_per_chunk: float | None = None,
 ) -> Receipt:
-    """Assemble a receipt, adding the caveats that always apply (detector, seed)."""
+    """Assemble a receipt, adding the caveats that always apply (detector, seed).
+
+    A seeded receipt is turned into one that claims nothing (`mark_seeded`).
+    """
     all_caveats: list[str] = []
     detector = settings.detector if settings.redact_pii else None
     if detector and detector != "none":
@@ -64,55 +71,83 @@ def build_receipt(
     all_caveats.extend(caveats or [])
     if settings.seed is not None:
         all_caveats.append(SEEDED_CAVEAT.format(seed=settings.seed))
+    common: dict[str, Any] = {
+        "mechanism": mechanism,
+        "models": dict(models or {}),
+        "seeded": settings.seed is not None,
+        "created_at": now_iso(),
+        "software_version": __version__,
+        "input_sha256": sha256_text(text),
+        "detector": detector,
+    }
     if noise is not None:
         all_caveats.extend(noise.caveats)
-        return Receipt(
-            mechanism=mechanism,
-            notion=noise.notion,
-            composition=noise.composition,
-            epsilon_total=noise.epsilon_total,
-            delta_total=noise.delta_total,
-            n_chunks=noise.n_chunks,
-            epsilon_per_chunk=noise.epsilon_per_chunk,
-            delta_per_chunk=noise.delta_per_chunk,
-            rho=noise.rho,
-            sigma=noise.sigma,
-            sensitivity=noise.sensitivity,
-            clip_radius=noise.clip_radius,
-            metric_unit=noise.metric_unit,
-            models=dict(models or {}),
-            seeded=settings.seed is not None,
-            caveats=_unique(all_caveats),
-            created_at=now_iso(),
-            software_version=__version__,
-            input_sha256=sha256_text(text),
-            detector=detector,
-            statement=noise.statement,
-            details={**noise.details, **(details or {})},
-        )
-    return Receipt(
-        mechanism=mechanism,
-        notion=notion,
-        composition=None,
-        epsilon_total=epsilon_total,
-        delta_total=delta_total,
-        n_chunks=n_chunks,
-        epsilon_per_chunk=None,
-        delta_per_chunk=None,
-        rho=None,
-        sigma=None,
-        sensitivity=None,
-        clip_radius=None,
-        metric_unit=None,
-        models=dict(models or {}),
-        seeded=settings.seed is not None,
-        caveats=_unique(all_caveats),
-        created_at=now_iso(),
-        software_version=__version__,
-        input_sha256=sha256_text(text),
-        detector=detector,
-        statement=statement,
-        details=dict(details or {}),
+        guarantee: dict[str, Any] = {
+            "notion": noise.notion,
+            "composition": noise.composition,
+            "epsilon_total": noise.epsilon_total,
+            "delta_total": noise.delta_total,
+            "n_chunks": noise.n_chunks,
+            "epsilon_per_chunk": noise.epsilon_per_chunk,
+            "delta_per_chunk": noise.delta_per_chunk,
+            "rho": noise.rho,
+            "sigma": noise.sigma,
+            "sensitivity": noise.sensitivity,
+            "clip_radius": noise.clip_radius,
+            "metric_unit": noise.metric_unit,
+            "statement": noise.statement,
+            "details": {**noise.details, **(details or {})},
+        }
+    else:
+        guarantee = {
+            "notion": notion,
+            "composition": composition,
+            "epsilon_total": epsilon_total,
+            "delta_total": delta_total,
+            "n_chunks": n_chunks,
+            "epsilon_per_chunk": epsilon_per_chunk,
+            "delta_per_chunk": delta_per_chunk,
+            "rho": None,
+            "sigma": None,
+            "sensitivity": None,
+            "clip_radius": None,
+            "metric_unit": None,
+            "statement": statement,
+            "details": dict(details or {}),
+        }
+    return mark_seeded(Receipt(**common, **guarantee, caveats=_unique(all_caveats)))
+
+
+def mark_seeded(receipt: Receipt) -> Receipt:
+    """A seeded receipt claims nothing: notion "none", ε = ∞, and a statement that says why.
+
+    What an unseeded run with the same settings would have carried stays in `details` (for
+    reproducible audits), clearly labelled; the ledger lists the run among releases without a
+    formal guarantee. Receipts that already claim nothing are returned unchanged.
+    """
+    if not receipt.seeded or receipt.notion.startswith("none"):
+        return receipt
+    return replace(
+        receipt,
+        notion=SEEDED_NOTION,
+        statement=(
+            "Seeded run: the randomness is a deterministic function of the seed, so anyone "
+            "who knows the seed can reproduce it (and subtract the noise); this release "
+            "carries NO privacy guarantee. It exists for reproducible tests and audits. An "
+            f"unseeded run with these settings would carry {receipt.notion} (see "
+            "details.unseeded_statement)."
+        ),
+        epsilon_total=math.inf,
+        delta_total=0.0,
+        epsilon_per_chunk=None if receipt.epsilon_per_chunk is None else math.inf,
+        delta_per_chunk=None if receipt.delta_per_chunk is None else 0.0,
+        details={
+            **receipt.details,
+            "unseeded_notion": receipt.notion,
+            "unseeded_statement": receipt.statement,
+            "unseeded_epsilon_total": receipt.epsilon_total,
+            "unseeded_delta_total": receipt.delta_total,
+        },
     )
 
 

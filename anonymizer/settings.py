@@ -162,6 +162,7 @@ def _validate(s: Settings) -> None:
         or (s.cluster_push < 1)
     ):
         raise InvalidSettings("cluster_push", f"must be >= 1 (inf allowed), got {s.cluster_push!r}")
+    _check_clusant_push(s)
     if s.seed is not None and (not isinstance(s.seed, int) or s.seed < 0):
         raise InvalidSettings("seed", f"must be a non-negative integer, got {s.seed!r}")
     if s.device not in (None, "cpu", "cuda", "auto") and not str(s.device).startswith("cuda:"):
@@ -170,6 +171,20 @@ def _validate(s: Settings) -> None:
     for name in ("whitelist_categories", "allow_list", "deny_list", "sensitive_words"):
         if not isinstance(getattr(s, name), tuple):
             raise InvalidSettings(name, "must be a tuple of strings")
+
+
+def _check_clusant_push(s: Settings) -> None:
+    """CluSanT with k = 1 and two or more clusters has no finite metric-LDP bound."""
+    if s.mechanism != "clusant" or s.cluster_push != 1:
+        return
+    size = s.cluster_size or math.ceil(s.candidates_per_category / s.n_clusters)
+    if math.ceil(s.candidates_per_category / max(1, size)) >= 2:
+        raise InvalidSettings(
+            "cluster_push",
+            "CluSanT with k = 1 and two or more clusters has no finite privacy bound (inputs "
+            "on either side of a cluster boundary can be arbitrarily close); use k > 1, or "
+            "n_clusters = 1",
+        )
 
 
 def _check_categories(categories: Iterable[str]) -> None:

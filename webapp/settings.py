@@ -168,6 +168,12 @@ if not DEFAULT_BUDGET_EPSILON > 0:
     raise ImproperlyConfigured("ANONYMIZER_DEFAULT_BUDGET_EPSILON must be > 0 (or inf)")
 if not 0 <= DEFAULT_BUDGET_DELTA < 1:
     raise ImproperlyConfigured("ANONYMIZER_DEFAULT_BUDGET_DELTA must lie in [0, 1)")
+# New users' policy: refuse releases without a formal guarantee (redaction, ε = ∞, seeded).
+DEFAULT_REQUIRE_FORMAL_GUARANTEE = env_bool("ANONYMIZER_DEFAULT_REQUIRE_GUARANTEE", False)
+# Who may seed a run from the web form (a seeded run is reproducible, never private).
+SEEDED_RUNS = env_str("ANONYMIZER_SEEDED_RUNS", "staff")
+if SEEDED_RUNS not in ("staff", "all", "nobody"):
+    raise ImproperlyConfigured("ANONYMIZER_SEEDED_RUNS must be staff, all or nobody")
 
 # Celery (read by worker/celery_app.py with namespace="CELERY")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

@@ -6,7 +6,7 @@ lazily), so that one mechanism's missing weights never hide the others.
 import importlib
 import pkgutil
 
-_SKIP = {"base", "embedding_plan"}
+_SKIP = {"base", "embedding_plan", "gaussian_noise"}
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name not in _SKIP and not _module.name.startswith("_"):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import secrets
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -25,6 +24,15 @@ import numpy as np
 from anonymizer.errors import InvalidSettings, MechanismUnavailable
 from anonymizer.mechanisms.base import Plan, report, spans_from_pieces, stitch
 from anonymizer.mechanisms.embedding_plan import EmbeddingPlan, plan_embedding_rewrite
+from anonymizer.mechanisms.gaussian_noise import (
+    FLOAT_CAVEAT,
+    NUMPY,
+    clip_and_noise,
+    clip_to_radius,
+    noise_generator,
+    sampler_description,
+    sampler_for,
+)
 from anonymizer.models.resolver import (
     ROLES,
     MissingModel,
@@ -49,31 +57,10 @@ CAVEATS = [
     "Pieces without letters or digits (whitespace, punctuation between placeholders) and the "
     "whitespace at the edges of each rewritten chunk are copied from the input; they are not "
     "covered by the guarantee.",
-    "The Gaussian noise is sampled in floating point (numpy PCG64 seeded from OS entropy); "
-    "the guarantee assumes exact real-valued Gaussian sampling.",
 ]
+__all__ = ["DpEmbedInvertMechanism", "EmbeddingTrace", "clip_to_radius", "noise_generator"]
 # Fractions of the progress bar: detection, loading and encoding come before inversion.
 _ENCODING_START, _INVERSION_START = 0.05, 0.15
-
-
-def clip_to_radius(embeddings: np.ndarray, radius: float) -> np.ndarray:
-    """Scale each row to L2 norm at most `radius` (rows inside the ball are unchanged).
-
-    Rows are scaled to a hair under `radius` so that float64 rounding can never leave one
-    outside the ball the sensitivity bound 2C assumes.
-    """
-    rows = np.asarray(embeddings, dtype=np.float64)
-    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
-    target = radius * (1 - 1e-12)
-    scale = np.where(norms > target, target / np.maximum(norms, np.finfo(np.float64).tiny), 1.0)
-    clipped = rows * scale
-    assert np.all(np.linalg.norm(clipped, axis=-1) <= radius)
-    return clipped
-
-
-def noise_generator(seed: int | None) -> np.random.Generator:
-    """The noise source: OS entropy, or `seed` for a reproducible (and so not private) run."""
-    return np.random.Generator(np.random.PCG64(secrets.randbits(128) if seed is None else seed))
 
 
 @dataclass(frozen=True)
@@ -85,6 +72,7 @@ class EmbeddingTrace:
     noise: np.ndarray  # the N(0, σ²I) draw (zeros when ε = ∞)
     noisy: np.ndarray  # what the inverter was given: clipped + noise
     sigma: float
+    sampler: str = NUMPY  # "opendp" (unseeded) or "numpy" (seeded, or OpenDP missing)
 
 
 class DpEmbedInvertMechanism:
@@ -178,16 +166,18 @@ def _plan_document(
     """The shared plan, with the encoder's tokenizer as the chunk counter and model facts."""
     models = {role: model_ref(m) for role, m in found.items()}
     models.update({m.role: f"{m.wanted} (not installed)" for m in missing})
+    floating = settings.seed is None and sampler_for(None) == NUMPY
     plan = plan_embedding_rewrite(
         text,
         settings,
         mechanism=NAME,
         models=models,
         count_tokens=encoder_token_counter(found.get("encoder")),
-        extra_caveats=CAVEATS,
+        extra_caveats=[*CAVEATS, *([FLOAT_CAVEAT] if floating else [])],
     )
     details = {
         **plan.receipt.details,
+        "noise_sampler": sampler_description(settings.seed),
         "model_sources": {role: model_source(m) for role, m in found.items()},
         "published_weights": len(found) == len(ROLES) and all(map(is_published, found.values())),
     }
@@ -195,13 +185,11 @@ def _plan_document(
 
 
 def _noise_document(raw: np.ndarray, plan: EmbeddingPlan, settings: Settings) -> EmbeddingTrace:
-    clipped = clip_to_radius(raw, settings.clip_radius)
-    sigma = plan.noise.sigma
-    if plan.noise.adds_noise:
-        noise = noise_generator(settings.seed).normal(0.0, sigma, size=clipped.shape)
-    else:  # ε = ∞: the receipt already says no guarantee holds
-        noise = np.zeros_like(clipped)
-    return EmbeddingTrace(raw, clipped, noise, clipped + noise, sigma)
+    """Clip and noise one document's chunks (σ = 0 for ε = ∞, whose receipt claims nothing)."""
+    release = clip_and_noise(raw, settings.clip_radius, plan.noise.sigma, settings.seed)
+    return EmbeddingTrace(
+        raw, release.clipped, release.noise, release.noisy, plan.noise.sigma, release.sampler
+    )
 
 
 def _empty_trace(plan: EmbeddingPlan) -> EmbeddingTrace:

@@ -88,9 +88,9 @@ register(
         name="santext",
         title="SanText (token-level metric LDP)",
         guarantee="ε·d metric LDP per sensitive token (Euclidean, all-MiniLM-L6-v2 space)",
-        description="Replaces each detected PII span by a same-category surrogate drawn with "
-        "Pr[y|x] ∝ exp(−ε·d(x,y)/2) over a few thousand candidates (Yue et al. 2021). Text "
-        "outside the spans is unchanged.",
+        description="Replaces each detected PII span by a same-category public surrogate drawn "
+        "with Pr[y|x] ∝ exp(−ε·d(x,y)/2) over a few thousand candidates (Yue et al. 2021). "
+        "Text outside the spans is unchanged.",
         parameters=COMMON_PARAMETERS,
         factory=SanTextMechanism,
         uses_epsilon=True,
@@ -119,7 +119,8 @@ register(
     MechanismInfo(
         name="clusant",
         title="CluSanT (token-level, clustered metric LDP)",
-        guarantee="ε-metric LDP per sensitive token on cluster-pushed embeddings (Thm 5 checked)",
+        guarantee="ε′-metric LDP per sensitive token w.r.t. the cluster-pushed distance d′ "
+        "(whole embedding space)",
         description="Picks a cluster with ε/2 on centroids pushed apart by k, then a member with "
         "ε/2 (Awon et al. 2025): between SanText (k = 1, singletons) and CusText (k = inf).",
         parameters=(*COMMON_PARAMETERS, "n_clusters", "cluster_size", "cluster_push"),

@@ -73,6 +73,7 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 unit-norm embeddings, with a bounded in-process cache of strings."""
 
     name = MODEL_ID
+    unit_norm = True  # normalize_embeddings=True: any two inputs lie within distance 2
 
     def __init__(self, batch_size: int = 256, cache_entries: int = 50_000) -> None:
         self.batch_size = batch_size

@@ -1,36 +1,32 @@
-"""The token sanitizers' document pipeline: find tokens, build each category's domain, draw
-surrogates for all of a document's tokens at once, stitch the output and write the receipt.
+"""The token sanitizers' document pipeline: find tokens, draw surrogates for all of a
+document's tokens at once, stitch the output and write the receipt.
 
-Per document and category the domain is the public candidate set plus the document's own
-strings of that category (every input must be in the domain). Clusters (CusText, CluSanT)
-are built once per candidate set from the public candidates with a fixed seed; a document's
-strings join their nearest cluster without moving its centroid, so the clustering never
-depends on a document. Randomness comes from OS entropy unless `settings.seed` is given.
+Outputs come from the category's public candidate set only; a document's own strings are
+inputs only (embedded, never added to the outputs), so the output domain never depends on a
+document. Clusters (CusText, CluSanT) are built once per candidate set from the public
+candidates with a fixed seed, and any input point, public or not, belongs to the cluster of
+its nearest public reference point (`clustering`). CluSanT's Δu is the public candidates'
+diameter, never a document's. `log_probs` is the one place the output distribution of any
+input embedding is computed: the rewrite samples from it and the privacy audit
+(tests/privacy) checks it. Randomness comes from OS entropy unless `settings.seed` is given.
 """
 
 from __future__ import annotations
 
-import math
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from anonymizer.errors import InvalidSettings
 from anonymizer.mechanisms.base import Plan, report
 from anonymizer.settings import Settings
-from anonymizer.token_dp.candidates import (
-    CandidateSet,
-    candidate_source,
-    load_candidate_set,
-)
+from anonymizer.token_dp.candidates import CandidateSet, candidate_source, load_candidate_set
 from anonymizer.token_dp.clustering import (
-    Thm5Check,
-    check_thm5,
-    cluster_centroids,
+    clusant_epsilon,
     cluster_size_for,
-    extend_thm5_check,
-    greedy_clusters,
     nearest_centroid,
+    public_clusters,
 )
 from anonymizer.token_dp.embedding import MODEL_ID, Embedder, MiniLMEmbedder, model_reference
 from anonymizer.token_dp.receipt import CLUSTERING_SEED, CategoryStats, token_receipt
@@ -39,7 +35,6 @@ from anonymizer.token_dp.sampling import (
     custext_log_probs,
     diameter,
     pairwise_distances,
-    pushed_embeddings,
     sample_rows,
     santext_log_probs,
 )
@@ -61,45 +56,40 @@ def default_embedder() -> MiniLMEmbedder:
         return _DEFAULT_EMBEDDER
 
 
-@dataclass
+@dataclass(frozen=True)
 class PublicDomain:
-    """A candidate set with what every document reuses: diameter, clusters, Thm 5 checks."""
+    """A category's output domain, built once from public data only: the candidates, their
+    diameter (CluSanT's Δu) and, for the clustered variants, the reference points and cells."""
 
     candidates: CandidateSet
     diameter: float
     index: dict[str, int]
     squared_norms: np.ndarray
-    labels: np.ndarray | None = None
-    centroids: np.ndarray | None = None
-    cluster_size: int | None = None
-    thm5: dict[float, Thm5Check] = field(default_factory=dict)
-    pushed: dict[float, np.ndarray] = field(default_factory=dict)
-
-
-@dataclass
-class DocumentDomain:
-    """One document's domain for one category: public candidates + the document's strings."""
-
-    public: PublicDomain
-    strings: list[str]
-    embeddings: np.ndarray
-    labels: np.ndarray | None
-    diameter: float  # of the public candidates until the document's rows are measured
-    squared_norms: np.ndarray
+    labels: np.ndarray | None = None  # each candidate's cell
+    centroids: np.ndarray | None = None  # the public reference points C_1..C_c
+    cluster_size: int | None = None  # the greedy clustering's h
 
     @property
-    def n_public(self) -> int:
-        return len(self.public.candidates)
+    def embeddings(self) -> np.ndarray:
+        return self.candidates.embeddings
+
+    @property
+    def strings(self) -> tuple[str, ...]:
+        return self.candidates.strings
 
     @property
     def delta_u(self) -> float:
+        """CluSanT's Δu = max(1, diameter of the public candidates): never a document's."""
         return max(1.0, self.diameter)
 
-    def row(self, string: str) -> int:
-        found = self.public.index.get(string)
-        if found is not None:
-            return found
-        return self.n_public + self.strings[self.n_public :].index(string)
+    @property
+    def n_clusters(self) -> int:
+        return 1 if self.centroids is None else len(self.centroids)
+
+    def cluster_of(self, inputs: np.ndarray) -> np.ndarray:
+        """The input → cluster map, defined for every point of the embedding space."""
+        assert self.centroids is not None
+        return nearest_centroid(inputs, self.centroids)
 
 
 class TokenSanitizer:
@@ -127,6 +117,10 @@ class TokenSanitizer:
             return model_reference()
         return self._embedder.name
 
+    def _unit_norm(self) -> bool:
+        """Whether every embedding has norm 1 (then d ≤ 2 bounds any pair of inputs)."""
+        return bool(getattr(self._embedder or MiniLMEmbedder, "unit_norm", False))
+
     # -- planning (no model) -------------------------------------------------------------
 
     def plan(self, text: str, settings: Settings, gold: list[Detection] | None = None) -> Plan:
@@ -138,8 +132,7 @@ class TokenSanitizer:
             if not group[0].has_candidates:
                 placeholders[category] = len(group)
                 continue
-            draws = len({t.draw_key for t in group})
-            stats[category] = CategoryStats(draws, len(group), None, None)
+            stats[category] = CategoryStats(len({t.draw_key for t in group}), len(group))
         spans = _spans(text, tokens, {}, {})
         receipt = token_receipt(
             variant=self.variant,
@@ -151,8 +144,29 @@ class TokenSanitizer:
             embedder_name=self._embedder_name(),
             candidate_sources={c: candidate_source(c) for c in stats},
             planned=True,
+            unit_norm=self._unit_norm(),
         )
         return Plan(text, spans, receipt)
+
+    # -- the output distribution ---------------------------------------------------------
+
+    def log_probs(self, public: PublicDomain, inputs: np.ndarray, settings: Settings) -> np.ndarray:
+        """log Pr[y | x] for each input row x (any point of the space) over the public
+        candidates y: what the rewrite samples from, and what the privacy audit checks."""
+        inputs = np.atleast_2d(np.asarray(inputs, dtype=np.float64))
+        epsilon = float(settings.epsilon)
+        distances = pairwise_distances(inputs, public.embeddings, public.squared_norms)
+        if self.variant == "santext":
+            return santext_log_probs(distances, epsilon)
+        assert public.labels is not None and public.centroids is not None
+        x_labels = public.cluster_of(inputs)
+        if self.variant == "custext":
+            return custext_log_probs(distances, x_labels, public.labels, epsilon)
+        k = float(settings.cluster_push)
+        _check_push(k, public.n_clusters)
+        return clusant_log_probs(
+            distances, x_labels, public.labels, public.centroids, epsilon, k, public.delta_u
+        )
 
     # -- rewriting -----------------------------------------------------------------------
 
@@ -225,19 +239,14 @@ class TokenSanitizer:
             for token in group:
                 first_of.setdefault(token.draw_key, token)
             firsts = list(first_of.values())
-            domain = self._document_domain(publics[category], firsts, vectors)
-            rows = np.array([domain.row(_input_string(t)) for t in firsts], dtype=np.int64)
-            distances = pairwise_distances(
-                domain.embeddings[rows], domain.embeddings, domain.squared_norms
-            )
-            # Every string the document added is an input row, so this completes the diameter.
-            added = rows >= domain.n_public
-            domain.diameter = max(domain.diameter, float(distances[added].max(initial=0.0)))
-            chosen = sample_rows(self._log_probs(domain, rows, distances, settings), rng)
+            public = publics[category]
+            inputs = np.vstack([_embedding(public, vectors, _input_string(t)) for t in firsts])
+            chosen = sample_rows(self.log_probs(public, inputs, settings), rng)
             for token, pick in zip(firsts, chosen, strict=True):
-                surrogates[token.draw_key] = domain.strings[int(pick)]
+                surrogates[token.draw_key] = public.strings[int(pick)]
                 draw_index[token.draw_key] = len(draw_index)
-            stats[category] = self._stats(domain, len(firsts), len(group), settings)
+            outside = sum(_input_string(t) not in public.index for t in firsts)
+            stats[category] = self._stats(public, len(firsts), len(group), outside, settings)
         spans = _spans(text, tokens, surrogates, draw_index)
         receipt = token_receipt(
             variant=self.variant,
@@ -249,104 +258,41 @@ class TokenSanitizer:
             embedder_name=self._embedder_name(),
             candidate_sources={c: publics[c].candidates.source for c in stats},
             planned=False,
+            unit_norm=self._unit_norm(),
         )
         return RewriteResult(text, "".join(s.output_text for s in spans), spans, receipt)
 
-    def _log_probs(
-        self, domain: DocumentDomain, rows: np.ndarray, distances: np.ndarray, settings: Settings
-    ) -> np.ndarray:
-        epsilon = float(settings.epsilon)
-        if self.variant == "santext":
-            return santext_log_probs(distances, epsilon)
-        assert domain.labels is not None and domain.public.centroids is not None
-        if self.variant == "custext":
-            return custext_log_probs(distances, domain.labels[rows], domain.labels, epsilon)
-        return clusant_log_probs(
-            distances,
-            domain.labels[rows],
-            domain.labels,
-            domain.public.centroids,
-            epsilon,
-            float(settings.cluster_push),
-            domain.delta_u,
-        )
-
     def _stats(
-        self, domain: DocumentDomain, draws: int, occurrences: int, settings: Settings
+        self, public: PublicDomain, draws: int, occurrences: int, outside: int, settings: Settings
     ) -> CategoryStats:
-        public = domain.public
-        n_document = len(domain.strings) - domain.n_public
+        common = {
+            "draws": draws,
+            "occurrences": occurrences,
+            "public_candidates": len(public.candidates),
+            "inputs_outside_public_set": outside,
+            "diameter": public.diameter,
+        }
         if self.variant == "santext":
-            return CategoryStats(
-                draws, occurrences, domain.n_public, n_document, diameter=domain.diameter
-            )
-        assert public.centroids is not None and domain.labels is not None
-        n_clusters = len(public.centroids)
-        if self.variant == "custext":
-            return CategoryStats(
-                draws,
-                occurrences,
-                domain.n_public,
-                n_document,
-                diameter=domain.diameter,
-                n_clusters=n_clusters,
-                cluster_size=public.cluster_size,
-            )
-        k = float(settings.cluster_push)
-        thm5 = None
-        spread = None
-        if math.isfinite(k):
-            thm5 = self._thm5(domain, k)
-            spread = k * float(pairwise_distances(public.centroids, public.centroids).max())
-        return CategoryStats(
-            draws,
-            occurrences,
-            domain.n_public,
-            n_document,
-            diameter=domain.diameter,
-            delta_u=domain.delta_u,
-            n_clusters=n_clusters,
-            cluster_size=public.cluster_size,
-            max_cluster_distance=spread,
-            thm5=thm5,
-        )
-
-    def _thm5(self, domain: DocumentDomain, k: float) -> Thm5Check:
-        """Theorem 5 over the document's domain: the public pairs once, then the new ones."""
-        public = domain.public
+            return CategoryStats(**common)
         assert public.labels is not None and public.centroids is not None
-        assert domain.labels is not None
-        base_delta_u = max(1.0, public.diameter)
-        with self._lock:
-            base, pushed = public.thm5.get(k), public.pushed.get(k)
-        if base is None or pushed is None:
-            embeddings = public.candidates.embeddings
-            pushed = pushed_embeddings(embeddings, public.labels, public.centroids, k)
-            base = check_thm5(
-                embeddings, public.labels, public.centroids, k, base_delta_u, pushed=pushed
-            )
-            with self._lock:
-                public.thm5[k], public.pushed[k] = base, pushed
-        if domain.n_public == len(domain.strings):
-            return base
-        added = slice(domain.n_public, None)
-        all_pushed = np.vstack(
-            [
-                pushed,
-                pushed_embeddings(
-                    domain.embeddings[added], domain.labels[added], public.centroids, k
-                ),
-            ]
-        )
-        return extend_thm5_check(
-            base,
-            domain.embeddings,
-            domain.labels,
-            public.centroids,
-            domain.delta_u,
-            domain.n_public,
-            base_delta_u=base_delta_u,
-            pushed=all_pushed,
+        sizes = np.bincount(public.labels)
+        clustered = {
+            **common,
+            "n_clusters": public.n_clusters,
+            "cluster_size": public.cluster_size,
+            "cluster_sizes": (int(sizes.min()), int(sizes.max())),
+        }
+        if self.variant == "custext":
+            return CategoryStats(**clustered)
+        k = float(settings.cluster_push)
+        spread = float(pairwise_distances(public.centroids, public.centroids).max())
+        return CategoryStats(
+            **clustered,
+            delta_u=public.delta_u,
+            max_centroid_distance=spread,
+            epsilon_per_token=clusant_epsilon(
+                float(settings.epsilon), k, public.delta_u, public.n_clusters
+            ),
         )
 
     # -- domains -------------------------------------------------------------------------
@@ -365,50 +311,38 @@ class TokenSanitizer:
             if key in self._domains:
                 return self._domains[key]
         embeddings = candidates.embeddings
+        labels = centroids = None
+        if h is not None:
+            labels, centroids = public_clusters(
+                embeddings, h, np.random.default_rng(CLUSTERING_SEED)
+            )
         public = PublicDomain(
             candidates,
             diameter(embeddings),
             {s: i for i, s in enumerate(candidates.strings)},
             np.einsum("ij,ij->i", embeddings, embeddings),
+            labels,
+            centroids,
+            h,
         )
-        if clustered and h is not None:
-            labels = greedy_clusters(
-                candidates.embeddings, h, np.random.default_rng(CLUSTERING_SEED)
-            )
-            public.labels = labels
-            public.centroids = cluster_centroids(candidates.embeddings, labels)
-            public.cluster_size = h
         with self._lock:
             return self._domains.setdefault(key, public)
 
-    def _document_domain(
-        self, public: PublicDomain, tokens: list[SensitiveToken], vectors: dict[str, np.ndarray]
-    ) -> DocumentDomain:
-        new = list(
-            dict.fromkeys(s for s in (_input_string(t) for t in tokens) if s not in public.index)
+
+def _check_push(k: float, n_clusters: int) -> None:
+    if n_clusters > 1 and k <= 1:
+        raise InvalidSettings(
+            "cluster_push",
+            f"CluSanT with k = {k:g} and {n_clusters} clusters has no finite metric-LDP bound "
+            "(inputs on either side of a cluster boundary can be arbitrarily close); use "
+            "k > 1 or a single cluster",
         )
-        base = public.candidates.embeddings
-        if not new:
-            return DocumentDomain(
-                public,
-                list(public.candidates.strings),
-                base,
-                public.labels,
-                public.diameter,
-                public.squared_norms,
-            )
-        added = np.vstack([vectors[s] for s in new])
-        labels = None
-        if public.labels is not None and public.centroids is not None:
-            labels = np.concatenate([public.labels, nearest_centroid(added, public.centroids)])
-        return DocumentDomain(
-            public,
-            [*public.candidates.strings, *new],
-            np.vstack([base, added]),
-            labels,
-            public.diameter,
-            np.concatenate([public.squared_norms, np.einsum("ij,ij->i", added, added)]),
-        )
+
+
+def _embedding(public: PublicDomain, vectors: dict[str, np.ndarray], string: str) -> np.ndarray:
+    """An input's embedding: the cached public row when it is a candidate, else its own."""
+    row = public.index.get(string)
+    return public.embeddings[row] if row is not None else vectors[string]
 
 
 def _input_string(token: SensitiveToken) -> str:

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 
 from django import forms
+from django.conf import settings as django_settings
 
 from anonymizer import InvalidSettings, Settings, list_mechanisms, mechanism_info
 from anonymizer.detection.categories import CATEGORIES
@@ -113,6 +114,16 @@ PARAMETER_FIELDS: dict[str, Callable[[], forms.Field]] = {
 }
 
 
+def may_seed(user) -> bool:  # type: ignore[no-untyped-def]
+    """Whether this user gets the seed field. A seeded release is reproducible and so never
+    private; only reproducible audits need one, so by default (SEEDED_RUNS = "staff") only
+    staff may seed, and a user cannot make a non-private release by mistake."""
+    policy = getattr(django_settings, "SEEDED_RUNS", "staff")
+    if policy == "all":
+        return True
+    return policy == "staff" and bool(getattr(user, "is_staff", False))
+
+
 def mechanism_choices() -> list[tuple[str, str]]:
     choices = []
     for info in list_mechanisms():
@@ -167,7 +178,8 @@ class SubmitForm(forms.Form):
         for name in self.info.parameters:
             if name in PARAMETER_FIELDS:
                 self.fields[name] = PARAMETER_FIELDS[name]()
-        self.fields["seed"] = PARAMETER_FIELDS["seed"]()
+        if may_seed(user):
+            self.fields["seed"] = PARAMETER_FIELDS["seed"]()
         self.document_text: str | None = None
         self.document_source = "paste"
         self.existing_document = None

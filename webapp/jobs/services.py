@@ -127,7 +127,19 @@ def claim_job(job_id: int) -> RewriteJob | None:
 
 
 def complete_job(job_id: int, result: RewriteResult) -> RewriteJob:
-    """Store output and receipt (hash-chained to the previous one) in one transaction."""
+    """Store output and receipt (hash-chained to the previous one) in one transaction.
+
+    If the ledger refuses the charge (it would break the cap), nothing is stored and the job
+    fails with the ledger's reason.
+    """
+    try:
+        return _store_result(job_id, result)
+    except ledger.ChargeRefused as refused:
+        fail_job(job_id, str(refused))
+        return RewriteJob.objects.get(pk=job_id)
+
+
+def _store_result(job_id: int, result: RewriteResult) -> RewriteJob:
     with transaction.atomic():
         job = RewriteJob.objects.select_for_update().get(pk=job_id)
         if job.state != State.RUNNING:

@@ -30,7 +30,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(UserBudget)
 class UserBudgetAdmin(admin.ModelAdmin):
-    list_display = ["user", "epsilon_cap", "delta_cap", "spent", "remaining", "updated_at"]
+    list_display = [
+        "user",
+        "epsilon_cap",
+        "delta_cap",
+        "require_formal_guarantee",
+        "spent",
+        "remaining",
+        "updated_at",
+    ]
     search_fields = ["user__username"]
     list_select_related = ["user"]
     autocomplete_fields = ["user"]
@@ -38,7 +46,10 @@ class UserBudgetAdmin(admin.ModelAdmin):
 
     @admin.display(description="spent ε (exact, at δ cap)")
     def spent(self, obj: UserBudget) -> str:
-        return fmt(budget_summary(obj.user).epsilon_spent) if obj.pk else "—"
+        if not obj.pk:
+            return "—"
+        summary = budget_summary(obj.user)
+        return f"{fmt(summary.epsilon_spent)} ({summary.coverage})"
 
     @admin.display(description="remaining ε")
     def remaining(self, obj: UserBudget) -> str:
@@ -58,7 +69,7 @@ class UserBudgetAdmin(admin.ModelAdmin):
 
 @admin.register(DefaultBudget)
 class DefaultBudgetAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "epsilon_cap", "delta_cap", "updated_at"]
+    list_display = ["__str__", "epsilon_cap", "delta_cap", "require_formal_guarantee", "updated_at"]
     exclude = ["id"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

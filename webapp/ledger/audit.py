@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Max
 
 from anonymizer.accounting import composed_epsilon
-from webapp.ledger.chart import Point
+from webapp.ledger.chart import Point, Unguaranteed
 from webapp.ledger.models import LedgerEntry
 from webapp.ledger.services import (
     BudgetSummary,
@@ -25,6 +25,8 @@ from webapp.ledger.services import (
 SORTS = {
     "user": lambda r: r.username.lower(),
     "spent": lambda r: r.summary.epsilon_spent,
+    "formal": lambda r: r.summary.n_gaussian_releases,
+    "unguaranteed": lambda r: len(r.summary.no_guarantee),
     "basic": lambda r: r.summary.basic_epsilon,
     "cap": lambda r: _none_last(r.summary.epsilon_cap),
     "remaining": lambda r: _none_last(r.summary.epsilon_remaining),
@@ -35,6 +37,8 @@ SORTS = {
 COLUMNS = [
     ("user", "User"),
     ("spent", "Spent ε (exact)"),
+    ("formal", "…covers releases"),
+    ("unguaranteed", "Without guarantee"),
     ("basic", "Σεᵢ (basic)"),
     ("cap", "Cap ε_B"),
     ("remaining", "Remaining ε"),
@@ -95,10 +99,12 @@ def audit_csv(rows: list[AuditRow]) -> str:
             "epsilon_remaining",
             "epsilon_including_pending",
             "pending_jobs",
-            "gaussian_releases",
+            "epsilon_covers_releases",
             "d_privacy_releases",
             "other_notion_releases",
             "no_guarantee_releases",
+            "no_guarantee_job_ids",
+            "requires_formal_guarantee",
             "jobs",
             "last_activity",
         ]
@@ -121,6 +127,8 @@ def audit_csv(rows: list[AuditRow]) -> str:
                 len(s.d_privacy),
                 len(s.other),
                 len(s.no_guarantee),
+                " ".join(str(r.job_id) for r in s.no_guarantee),
+                int(s.require_formal_guarantee),
                 r.n_jobs,
                 r.last_activity.isoformat() if r.last_activity else "",
             ]
@@ -152,6 +160,17 @@ def cumulative_points(user) -> list[Point]:  # type: ignore[no-untyped-def]
             )
         )
     return points
+
+
+def unguaranteed_points(user) -> list[Unguaranteed]:  # type: ignore[no-untyped-def]
+    """The user's charged releases without a formal guarantee, in time order (chart marks)."""
+    entries = [
+        e
+        for e in ledger_entries(user.pk)
+        if e.kind == LedgerEntry.Kind.NONE and effective_status(e) == LedgerEntry.Status.CHARGED
+    ]
+    entries.sort(key=lambda e: (e.settled_at or e.created_at, e.pk))
+    return [Unguaranteed(e.settled_at or e.created_at, e.job_id) for e in entries]
 
 
 def _none_last(x: float | None) -> float:

@@ -1,4 +1,8 @@
-"""A small server-rendered SVG step chart of a user's cumulative ε over time (no JavaScript)."""
+"""A small server-rendered SVG step chart of a user's cumulative ε over time (no JavaScript).
+
+The ε lines cover the formally private releases only; releases without a formal guarantee
+are marked on the time axis (×) and counted in the title and legend, never added to ε.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from django.utils.html import escape
 WIDTH, HEIGHT = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 44
 EXACT_COLOUR, BASIC_COLOUR, CAP_COLOUR = "#1d4ed8", "#9ca3af", "#b91c1c"
+NONE_COLOUR = "#b45309"
 
 
 @dataclass(frozen=True)
@@ -21,8 +26,22 @@ class Point:
     job_id: int
 
 
-def cumulative_epsilon_svg(points: Sequence[Point], cap: float | None, delta: float) -> str:
-    """Exact and basic-composition ε after each release, with the cap as a dashed line."""
+@dataclass(frozen=True)
+class Unguaranteed:
+    """A release without a formal guarantee: shown on the time axis, never in ε."""
+
+    at: datetime
+    job_id: int
+
+
+def cumulative_epsilon_svg(
+    points: Sequence[Point],
+    cap: float | None,
+    delta: float,
+    unguaranteed: Sequence[Unguaranteed] = (),
+) -> str:
+    """Exact and basic-composition ε after each release, with the cap as a dashed line and
+    the releases without a formal guarantee as marks on the time axis."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     top_value = max(
         [p.epsilon_exact for p in points]
@@ -32,11 +51,12 @@ def cumulative_epsilon_svg(points: Sequence[Point], cap: float | None, delta: fl
     )
     y_max = top_value * 1.08 or 1.0
     times = [p.at.timestamp() for p in points]
-    t0, t1 = (min(times), max(times)) if times else (0.0, 1.0)
+    every = times + [u.at.timestamp() for u in unguaranteed]
+    t0, t1 = (min(every), max(every)) if every else (0.0, 1.0)
     span = (t1 - t0) or 1.0
 
     def x(t: float) -> float:
-        return LEFT + (t - t0) / span * plot_w if len(points) > 1 else LEFT + plot_w / 2
+        return LEFT + (t - t0) / span * plot_w if len(every) > 1 else LEFT + plot_w / 2
 
     def y(v: float) -> float:
         return TOP + plot_h - v / y_max * plot_h
@@ -44,7 +64,9 @@ def cumulative_epsilon_svg(points: Sequence[Point], cap: float | None, delta: fl
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" font-family="sans-serif" font-size="11">',
-        f"<title>Cumulative ε at δ = {delta:g} after each release</title>",
+        f"<title>Cumulative ε at δ = {delta:g} after each release: covers {len(points)} "
+        f"formally private release{'s' if len(points) != 1 else ''}; {len(unguaranteed)} "
+        "without a formal guarantee marked × on the time axis, not in ε</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" '
         'stroke="#d1d5db"/>',
     ]
@@ -68,6 +90,13 @@ def cumulative_epsilon_svg(points: Sequence[Point], cap: float | None, delta: fl
             parts.append(
                 _step_line(name, colour, [x(t) for t in times], [y(v) for v in values], y(0.0))
             )
+    for u in unguaranteed:
+        ux, uy = x(u.at.timestamp()), TOP + plot_h
+        parts.append(
+            f'<path class="no-guarantee" d="M{ux - 4:.1f},{uy - 4:.1f}l8,8m0,-8l-8,8" '
+            f'stroke="{NONE_COLOUR}" stroke-width="2"><title>job {u.job_id}: no formal '
+            "guarantee (not in ε)</title></path>"
+        )
     if points:
         first, last = points[0].at, points[-1].at
         parts.append(f'<text x="{LEFT}" y="{HEIGHT - BOTTOM + 16}">{first:%Y-%m-%d %H:%M}</text>')
@@ -80,16 +109,20 @@ def cumulative_epsilon_svg(points: Sequence[Point], cap: float | None, delta: fl
             f'<text x="{LEFT + plot_w / 2}" y="{TOP + plot_h / 2}" '
             'text-anchor="middle">no charged releases yet</text>'
         )
-    legend = [("exact composition", EXACT_COLOUR), ("basic sum Σεᵢ", BASIC_COLOUR)]
+    legend = [
+        (f"exact composition of {len(points)} formally private", EXACT_COLOUR),
+        ("basic sum Σεᵢ", BASIC_COLOUR),
+    ]
     if cap is not None:
         legend.append((f"cap ε = {cap:g}", CAP_COLOUR))
+    legend.append((f"× {len(unguaranteed)} without guarantee", NONE_COLOUR))
     lx = LEFT
     for label, colour in legend:
         parts.append(
             f'<rect x="{lx}" y="{HEIGHT - 16}" width="12" height="4" fill="{colour}"/>'
             f'<text x="{lx + 16}" y="{HEIGHT - 11}">{escape(label)}</text>'
         )
-        lx += 40 + 7 * len(label)
+        lx += 24 + 6 * len(label)
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -4,7 +4,9 @@ Spec §2.4: a Gaussian release with noise σ at sensitivity Δ is (Δ/σ)-GDP, a
 releases compose exactly to μ² = Σ(Δᵢ/σᵢ)². Spec §3: a d-privacy release is charged at its
 worst case Δ = 2C, so the cap stays an ordinary (ε, δ)-DP bound; its own ε (at unit u) is
 reported separately. Token sanitizers (metric LDP) and releases without a guarantee cost
-nothing against the Gaussian cap and are listed with their own notion.
+nothing against the Gaussian cap and are listed with their own notion. A seeded receipt is a
+release without a guarantee whatever its settings (its noise is reproducible), including
+receipts stored before seeded receipts said so themselves.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from anonymizer.accounting import composed_epsilon, gdp_mu, plan_gaussian_noise
+from anonymizer.errors import InvalidSettings
 from anonymizer.types import Receipt
 
 GAUSSIAN = "gaussian"
@@ -86,7 +89,8 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
         "delta": receipt.delta_total,
         "n_chunks": receipt.n_chunks,
     }
-    if sigma > 0 and receipt.n_chunks > 0:
+    noised = sigma > 0 and receipt.n_chunks > 0
+    if noised and not receipt.seeded and not receipt.notion.startswith("none"):
         is_d_privacy = receipt.metric_unit is not None or "d-privacy" in receipt.notion
         sensitivity = _worst_case_sensitivity(receipt, is_d_privacy)
         events = (GaussianEvent(sigma, sensitivity),) * receipt.n_chunks
@@ -105,18 +109,17 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
             details=details,
             **common,
         )
-    if receipt.notion.startswith("none") or finite_eps is None:
-        details["statement"] = receipt.statement
-        kind = NONE
-    else:
-        kind = OTHER
+    formal = not (receipt.seeded or receipt.notion.startswith("none") or finite_eps is None)
+    if formal:  # another notion (token sanitizers): listed with its own figures
         for key in ("n_tokens", "epsilon_per_token", "per_token_notion"):
             if key in receipt.details:
                 details[key] = receipt.details[key]
+    else:
+        details["statement"] = receipt.statement
     return ReleaseCost(
-        kind=kind,
+        kind=OTHER if formal else NONE,
         events=(),
-        epsilon=finite_eps,
+        epsilon=finite_eps if formal else None,
         basic_epsilon=0.0,
         basic_delta=0.0,
         metric_unit=receipt.metric_unit,
@@ -147,14 +150,17 @@ def largest_fitting_epsilon(receipt: Receipt, available_mu_squared: float) -> fl
     delta = float(receipt.delta_total or 0.0)
 
     def cost(epsilon: float) -> float:
-        plan = plan_gaussian_noise(
-            epsilon,
-            delta,
-            receipt.n_chunks,
-            clip_radius=float(receipt.clip_radius or 0.0),
-            composition=receipt.composition or "basic",
-            metric_unit=receipt.metric_unit,
-        )
+        try:
+            plan = plan_gaussian_noise(
+                epsilon,
+                delta,
+                receipt.n_chunks,
+                clip_radius=float(receipt.clip_radius or 0.0),
+                composition=receipt.composition or "basic",
+                metric_unit=receipt.metric_unit,
+            )
+        except InvalidSettings:  # an ε the accounting cannot calibrate never fits
+            return math.inf
         worst = 2 * plan.clip_radius if plan.metric_unit is not None else plan.sensitivity
         return plan.n_chunks * (worst / plan.sigma) ** 2
 

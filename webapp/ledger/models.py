@@ -28,7 +28,8 @@ def validate_cap_delta(value: float) -> None:
 
 
 class CapFields(models.Model):
-    """A cap (ε_B, δ_B): the user's releases must together stay (ε_B, δ_B)-DP."""
+    """A cap (ε_B, δ_B) on the user's formally private (Gaussian) releases, and whether
+    releases without a formal guarantee are admitted at all."""
 
     epsilon_cap = models.FloatField(
         "ε cap",
@@ -38,6 +39,12 @@ class CapFields(models.Model):
         help_text="Empty: no cap. Spent ε is always reported at the δ below.",
     )
     delta_cap = models.FloatField("δ cap", validators=[validate_cap_delta])
+    require_formal_guarantee = models.BooleanField(
+        "refuse releases without a formal guarantee",
+        default=False,
+        help_text="Refuse redaction-only, ε = ∞, seeded and other runs whose receipt claims no "
+        "formal privacy guarantee (the ε cap cannot bound them).",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -57,7 +64,8 @@ class DefaultBudget(CapFields):
 
     @classmethod
     def current(cls) -> DefaultBudget:
-        """The stored default, or the one from settings (DEFAULT_BUDGET_EPSILON/DELTA)."""
+        """The stored default, or the one from settings (DEFAULT_BUDGET_EPSILON/DELTA and
+        DEFAULT_REQUIRE_FORMAL_GUARANTEE)."""
         stored = cls.objects.filter(pk=1).first()
         if stored is not None:
             return stored
@@ -66,6 +74,7 @@ class DefaultBudget(CapFields):
             pk=1,
             epsilon_cap=None if math.isinf(eps) else eps,
             delta_cap=settings.DEFAULT_BUDGET_DELTA,
+            require_formal_guarantee=getattr(settings, "DEFAULT_REQUIRE_FORMAL_GUARANTEE", False),
         )
 
 

@@ -10,6 +10,13 @@ A reservation counts while its job is queued or running, or once a noised output
 released (`job.noised_release`); a failed or cancelled job without one costs nothing, even
 when it ended through a path that does not call `release_reservation` (the stale-job reaper,
 purging a document).
+
+The charge never breaks the cap: `charge_job` runs in the transaction that stores the output,
+and when the real cost is above the reservation (basic composition costs *more* at a smaller
+K than planned) it re-checks the cap under the budget lock and raises `ChargeRefused`, so the
+caller fails the job and stores no output. A user whose cap requires a formal guarantee gets
+no release without one, at submission or at charge time. Every spent-ε figure covers the
+formally private (Gaussian) releases only; summaries count them and list the others.
 """
 
 from __future__ import annotations
@@ -58,6 +65,11 @@ class BudgetExceeded(Exception):
         return self.after.message
 
 
+class ChargeRefused(Exception):
+    """Charging this release would break the user's cap (or their formal-guarantee policy);
+    the caller must fail the job without storing its output."""
+
+
 @dataclass(frozen=True)
 class Release:
     """One job in the lists kept apart from the Gaussian total."""
@@ -99,6 +111,7 @@ class BudgetSummary:
     d_privacy: list[Release] = field(default_factory=list)
     other: list[Release] = field(default_factory=list)
     no_guarantee: list[Release] = field(default_factory=list)
+    require_formal_guarantee: bool = False
 
     @property
     def capped(self) -> bool:
@@ -136,6 +149,11 @@ class BudgetSummary:
         return min(100, round(100 * used))
 
     @property
+    def coverage(self) -> str:
+        """What the spent-ε figure covers, and what it leaves out, in one line."""
+        return coverage_note(self.n_gaussian_releases, self.no_guarantee, len(self.other))
+
+    @property
     def other_totals(self) -> list[NotionTotal]:
         totals: dict[str, list[float]] = {}
         for release in self.other:
@@ -159,6 +177,24 @@ class BudgetAfter:
     largest_fitting_epsilon: float | None
     more_like_this: int | None  # how many more such jobs would fit after this one
     message: str
+    coverage: str = ""  # what "spent after it" covers, and which releases it leaves out
+
+
+def coverage_note(n_formal: int, no_guarantee: list[Release], n_other: int = 0) -> str:
+    """“covers N formally private releases; M without a guarantee (jobs …) are not in it”."""
+    text = f"covers {n_formal} formally private release{'s' if n_formal != 1 else ''}"
+    m = len(no_guarantee)
+    if m:
+        jobs = ", ".join(str(r.job_id) for r in no_guarantee[:20])
+        more = f" and {m - 20} more" if m > 20 else ""
+        text += (
+            f"; {m} release{'s' if m != 1 else ''} without a formal guarantee "
+            f"(job{'s' if m != 1 else ''} {jobs}{more}) {'are' if m != 1 else 'is'} not in it"
+        )
+    if n_other:
+        plural = "s" if n_other != 1 else ""
+        text += f"; {n_other} token-level release{plural} (their own notion) listed apart"
+    return text
 
 
 # --- lifecycle (called by webapp.jobs.services) ----------------------------------------
@@ -173,7 +209,7 @@ def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
     if not connection.in_atomic_block:
         raise RuntimeError("reserve_for_job must run inside the job's transaction")
     cost = costs.release_cost(planned)
-    if cost.chargeable:  # releases that cost nothing need no lock
+    if cost.chargeable or cost.kind == Kind.NONE:  # other notions are always admitted
         summary = _summarise(_lock_budget(job.owner), ledger_entries(job.owner_id))
         if not _fits(summary, cost):
             raise BudgetExceeded(summary, cost, planned)
@@ -251,11 +287,19 @@ def _with_reservation(summary: BudgetSummary, cost: ReleaseCost) -> BudgetSummar
 def charge_job(job: RewriteJob, receipt: Receipt) -> LedgerEntry:
     """Record the receipt's events as spent; run it in the transaction that stores the receipt.
 
-    Idempotent: an entry already charged is left as it is.
+    Raises ChargeRefused, before anything is written, when the release would break the cap
+    (its cost exceeds its reservation and the rest of the cap cannot take the difference) or
+    the user's policy refuses releases without a formal guarantee. Idempotent: an entry
+    already charged is left as it is.
     """
     cost = costs.release_cost(receipt)
     now = timezone.now()
     entry = LedgerEntry.objects.select_for_update().filter(job=job).first()
+    if entry is not None and entry.status == Status.CHARGED:
+        log.warning("job %s is already charged; not charging again", job.pk)
+        return entry
+    reserved = entry.mu_squared if entry is not None and entry.status == Status.RESERVED else 0
+    _recheck_at_charge(job, cost, reserved)
     if entry is None:  # a job that was never reserved (created outside submit_job)
         return LedgerEntry.objects.create(
             job=job,
@@ -264,22 +308,43 @@ def charge_job(job: RewriteJob, receipt: Receipt) -> LedgerEntry:
             settled_at=now,
             **_entry_fields(cost),
         )
-    if entry.status == Status.CHARGED:
-        log.warning("job %s is already charged; not charging again", job.pk)
-        return entry
-    if cost.mu_squared > entry.mu_squared * (1 + 1e-9):
-        log.warning(
-            "job %s costs μ²=%.6g, more than its reservation %.6g",
-            job.pk,
-            cost.mu_squared,
-            entry.mu_squared,
-        )
     fields = _entry_fields(cost)
     for name, value in fields.items():
         setattr(entry, name, value)
     entry.status, entry.settled_at = Status.CHARGED, now
     entry.save(update_fields=[*fields, "status", "settled_at"])
     return entry
+
+
+def _recheck_at_charge(job: RewriteJob, cost: ReleaseCost, reserved_mu_squared: float) -> None:
+    """Refuse a charge the cap or the policy cannot take (see charge_job)."""
+    over = cost.chargeable and cost.mu_squared > reserved_mu_squared * (1 + 1e-9)
+    if not over and cost.kind != Kind.NONE:
+        return
+    if over:
+        log.warning(
+            "job %s costs μ²=%.6g, more than its reservation %.6g: re-checking the cap",
+            job.pk,
+            cost.mu_squared,
+            reserved_mu_squared,
+        )
+    budget = _lock_budget(job.owner)
+    others = [e for e in ledger_entries(job.owner_id) if e.job_id != job.pk]
+    summary = _summarise(budget, others)
+    if _fits(summary, cost):
+        return
+    if cost.kind == Kind.NONE:
+        raise ChargeRefused(
+            "Not released: this rewrite carries no formal privacy guarantee "
+            f"({cost.notion}), and your account only admits releases with one."
+        )
+    raise ChargeRefused(
+        f"Not released: this rewrite's real cost (K = {cost.n_chunks} chunks, ε = "
+        f"{fmt(composed_epsilon(cost.mu_squared, summary.delta))} at δ = {fmt(summary.delta)}) "
+        "is above what was reserved for it, and the rest of your cap cannot take it "
+        f"(ε = {fmt(summary.epsilon_remaining)} remains of ε = {fmt(summary.epsilon_cap)}). "
+        "Nothing was stored or charged; resubmit with a smaller ε."
+    )
 
 
 def release_reservation(job_id: int) -> None:
@@ -297,7 +362,12 @@ def ensure_budget(user) -> UserBudget:  # type: ignore[no-untyped-def]
     """The user's cap row, created from the current default on first use."""
     default = DefaultBudget.current()
     budget, _ = UserBudget.objects.get_or_create(
-        user=user, defaults={"epsilon_cap": default.epsilon_cap, "delta_cap": default.delta_cap}
+        user=user,
+        defaults={
+            "epsilon_cap": default.epsilon_cap,
+            "delta_cap": default.delta_cap,
+            "require_formal_guarantee": default.require_formal_guarantee,
+        },
     )
     return budget
 
@@ -392,6 +462,7 @@ def _summarise(cap: CapFields, entries: Iterable[LedgerEntry]) -> BudgetSummary:
         d_privacy=lists[Kind.D_PRIVACY],
         other=lists[Kind.OTHER],
         no_guarantee=lists[Kind.NONE],
+        require_formal_guarantee=cap.require_formal_guarantee,
     )
 
 
@@ -431,7 +502,10 @@ def _entry_fields(cost: ReleaseCost) -> dict[str, Any]:
 
 
 def _fits(summary: BudgetSummary, cost: ReleaseCost) -> bool:
-    """Admit iff μ²_spent + μ²_reserved + μ²_job ≤ μ_B² (releases that are not charged: always)."""
+    """Admit iff μ²_spent + μ²_reserved + μ²_job ≤ μ_B²; a release without a formal guarantee
+    iff the user's policy allows it; releases under other notions always."""
+    if cost.kind == Kind.NONE:
+        return not summary.require_formal_guarantee
     committed = summary.mu_squared_spent + summary.mu_squared_reserved
     return not cost.chargeable or committed + cost.mu_squared <= summary.mu_squared_cap
 
@@ -472,15 +546,24 @@ def _after(summary: BudgetSummary, cost: ReleaseCost, planned: Receipt) -> Budge
 
 def _with_message(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> BudgetAfter:
     d = fmt(after.delta)
+    coverage = _committed_coverage(summary, int(cost.chargeable and after.fits))
     if cost.kind == Kind.OTHER:
         text = (
             f"This release has its own notion ({cost.notion}); it is listed separately in "
             "your ledger and costs nothing against your (ε, δ) cap."
         )
-    elif cost.kind == Kind.NONE:
+    elif cost.kind == Kind.NONE and not after.fits:
         text = (
-            "This release carries no formal privacy guarantee; it is listed in your ledger "
-            "and costs nothing against your (ε, δ) cap."
+            "Refused: your account only admits releases with a formal privacy guarantee (an "
+            f"administrator set this), and this one would carry none ({cost.notion})."
+        )
+    elif cost.kind == Kind.NONE:
+        m = len(summary.no_guarantee) + 1
+        text = (
+            f"This release carries no formal privacy guarantee ({cost.notion}); it costs "
+            "nothing against your (ε, δ) cap, which does not bound it. It is listed in your "
+            f"ledger as release number {m} without a formal guarantee; your spent "
+            f"ε = {fmt(summary.epsilon_committed)} {coverage}, and does not include it."
         )
     elif after.fits:
         pending = _pending_note(summary)
@@ -494,7 +577,8 @@ def _with_message(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost)
             text = (
                 f"This job uses ε = {fmt(after.epsilon_job)} at δ = {d}. After it your "
                 f"releases total ε = {fmt(after.epsilon_spent_after)}{pending} (exact "
-                f"composition); ε = {fmt(after.epsilon_remaining_after)} will remain of your "
+                f"composition; this figure {coverage}); "
+                f"ε = {fmt(after.epsilon_remaining_after)} will remain of your "
                 f"cap ε = {fmt(summary.epsilon_cap)} at δ = {d}, enough for "
                 f"{after.more_like_this} more job{'s' if after.more_like_this != 1 else ''} "
                 f"like this.{worst}"
@@ -503,11 +587,11 @@ def _with_message(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost)
             text = (
                 f"No cap is set. After this job your releases total "
                 f"ε = {fmt(after.epsilon_spent_after)} at δ = {d}{pending} "
-                f"(exact composition).{worst}"
+                f"(exact composition; this figure {coverage}).{worst}"
             )
     else:
         text = _refusal(after, summary, cost)
-    return BudgetAfter(**{**after.__dict__, "message": text})
+    return BudgetAfter(**{**after.__dict__, "message": text, "coverage": coverage})
 
 
 def _refusal(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> str:
@@ -515,7 +599,8 @@ def _refusal(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> s
     head = (
         f"Not enough privacy budget left for this job. Your cap is "
         f"ε = {fmt(summary.epsilon_cap)} at δ = {d}; your releases total "
-        f"ε = {fmt(summary.epsilon_committed)}{_pending_note(summary)} (exact composition)."
+        f"ε = {fmt(summary.epsilon_committed)}{_pending_note(summary)} (exact composition; "
+        f"this figure {_committed_coverage(summary)})."
     )
     chunks = f"K = {cost.n_chunks} chunk{'s' if cost.n_chunks != 1 else ''}"
     if after.largest_fitting_epsilon is None:
@@ -530,6 +615,12 @@ def _refusal(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> s
         f"with ε ≤ {fmt(after.largest_fitting_epsilon)} (δ = {fmt(cost.delta)}, same "
         f"composition, clip radius{' and unit u' if cost.metric_unit is not None else ''})."
     )
+
+
+def _committed_coverage(summary: BudgetSummary, extra: int = 0) -> str:
+    """What a committed figure (charged + pending, + `extra` planned) covers."""
+    n = summary.n_gaussian_releases + summary.n_reserved_jobs + extra
+    return coverage_note(n, summary.no_guarantee)
 
 
 def _pending_note(summary: BudgetSummary) -> str:

@@ -85,7 +85,10 @@ def audit_chart(request: HttpRequest, user_id: int) -> HttpResponse:
     subject = get_object_or_404(get_user_model(), pk=user_id)
     summary = budget_summary(subject)
     svg = cumulative_epsilon_svg(
-        audit.cumulative_points(subject), summary.epsilon_cap, summary.delta
+        audit.cumulative_points(subject),
+        summary.epsilon_cap,
+        summary.delta,
+        audit.unguaranteed_points(subject),
     )
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from dataclasses import fields
 
-import numpy as np
 import pytest
 
+from anonymizer.errors import InvalidSettings
 from anonymizer.mechanisms.token_sanitizers import (
     CluSanTMechanism,
     CusTextMechanism,
@@ -21,7 +21,7 @@ from anonymizer.receipts import receipt_dict
 from anonymizer.registry import mechanism_info
 from anonymizer.settings import Settings
 from anonymizer.token_dp.candidates import generate_strings
-from anonymizer.token_dp.clustering import check_thm5
+from anonymizer.token_dp.clustering import clusant_epsilon
 from anonymizer.token_dp.receipt import CategoryStats, token_receipt
 from anonymizer.types import Detection
 
@@ -86,10 +86,13 @@ def test_only_detected_spans_change(cls, embedder) -> None:  # type: ignore[no-u
 
 
 @pytest.mark.parametrize("cls", MECHANISMS)
-def test_surrogates_keep_their_category(cls, embedder) -> None:  # type: ignore[no-untyped-def]
-    names = set(generate_strings("full person name", 60)) | {"Zelda Quartermaine", "Otto Brandt"}
-    emails = set(generate_strings("email address", 60)) | {"zelda.q@example.org"}
-    ips = set(generate_strings("ip address", 60)) | {"10.1.2.3"}
+def test_surrogates_keep_their_category_and_come_from_the_public_set(cls, embedder) -> None:  # type: ignore[no-untyped-def]
+    names = set(generate_strings("full person name", 60))
+    emails = set(generate_strings("email address", 60))
+    ips = set(generate_strings("ip address", 60))
+    assert not {"Zelda Quartermaine", "Otto Brandt", "zelda.q@example.org", "10.1.2.3"} & (
+        names | emails | ips
+    )
     by_category = {"full person name": names, "email address": emails, "ip address": ips}
     for seed in range(5):
         result = rewrite(cls(embedder), epsilon=0.1, seed=seed)
@@ -141,107 +144,93 @@ def test_a_repeated_string_gets_one_consistent_surrogate(cls, embedder) -> None:
 
 
 def test_santext_receipt_states_the_per_token_metric_guarantee(embedder) -> None:  # type: ignore[no-untyped-def]
-    receipt = rewrite(SanTextMechanism(embedder), epsilon=2.0).receipt
+    receipt = rewrite(SanTextMechanism(embedder), epsilon=2.0, seed=None).receipt
     assert receipt.notion == "eps-metric-LDP per token (Euclidean, test-trigram-32 space)"
     assert receipt.composition == "basic"
     assert receipt.epsilon_per_chunk == 2.0 and receipt.epsilon_total == 8.0
     assert receipt.delta_total == 0.0
     assert "not an (ε, δ)-DP figure" in receipt.statement
     names = receipt.details["categories"]["full person name"]
-    assert names["candidates_public"] == 60 and names["candidates_from_document"] == 2
-    assert names["candidates_total"] == 62
+    assert names["public_candidates"] == 60 and names["inputs_outside_public_set"] == 2
+    assert receipt.details["output_domain"].startswith("the category's public candidate set only")
     json.dumps(receipt_dict(receipt), allow_nan=False)
 
 
 def test_custext_with_several_clusters_claims_no_metric_ldp(embedder) -> None:  # type: ignore[no-untyped-def]
-    receipt = rewrite(CusTextMechanism(embedder), n_clusters=4).receipt
+    receipt = rewrite(CusTextMechanism(embedder), n_clusters=4, seed=None).receipt
     assert "metric-LDP per token" not in receipt.notion
     assert receipt.notion.startswith("eps-LDP within cluster only")
     assert any("no ε-LDP or metric-LDP guarantee" in c for c in receipt.caveats)
-    assert receipt.details["categories"]["full person name"]["n_clusters"] == 4
-    assert receipt.details["worst_case_ldp_epsilon_per_token"] == float("inf")
+    assert receipt.details["categories"]["full person name"]["n_clusters"] <= 4
+    assert receipt.details["worst_case_ldp_epsilon_per_token"] is None
 
 
 def test_custext_with_one_cluster_claims_eps_ldp(embedder) -> None:  # type: ignore[no-untyped-def]
-    receipt = rewrite(CusTextMechanism(embedder), n_clusters=1).receipt
+    receipt = rewrite(CusTextMechanism(embedder), n_clusters=1, seed=None).receipt
     assert receipt.notion == "eps-LDP per token (CusText, one cluster)"
 
 
-def test_clusant_receipt_reports_the_theorem_5_check(embedder) -> None:  # type: ignore[no-untyped-def]
-    receipt = rewrite(CluSanTMechanism(embedder), cluster_push=64.0, n_clusters=3).receipt
-    summary = receipt.details["theorem5"]
-    assert summary["checked"] is True
+def test_clusant_receipt_states_the_whole_space_bound_wrt_pushed_distance(embedder) -> None:  # type: ignore[no-untyped-def]
+    receipt = rewrite(
+        CluSanTMechanism(embedder), cluster_push=64.0, n_clusters=3, seed=None
+    ).receipt
     categories = receipt.details["categories"]
-    assert set(summary["by_category"]) == {"full person name", "email address", "ip address"}
-    for category, check in summary["by_category"].items():
-        total = categories[category]["candidates_total"]
-        assert check["n_points"] == total and check["n_pairs"] == total * (total - 1) // 2
-        assert check["k"] == 64.0
-    # Pushing 60 candidates per category 64 times apart satisfies both conditions.
-    assert summary["holds"] is True
-    assert 0 < summary["realised_constant"] <= 1.0
-    assert receipt.epsilon_per_chunk == 1.0
-    assert "CluSanT-pushed embeddings f', k=64" in receipt.notion
-
-
-def test_clusant_reports_failed_conditions_and_the_realised_constant(embedder) -> None:  # type: ignore[no-untyped-def]
-    receipt = rewrite(CluSanTMechanism(embedder), cluster_push=1.0, n_clusters=6).receipt
-    summary = receipt.details["theorem5"]
-    assert summary["holds"] is False
-    constant = summary["realised_constant"]
-    assert receipt.epsilon_per_chunk == pytest.approx(max(1.0, constant))
-    caveat = next(c for c in receipt.caveats if "Theorem 5's conditions do not hold" in c)
-    assert f"L = {constant:.4g}" in caveat
-
-
-def test_clusant_raises_the_per_token_epsilon_when_the_constant_exceeds_one() -> None:
-    check = check_thm5(
-        np.array([[0.0], [1.0], [1.2], [5.0]]),
-        np.array([0, 0, 1, 1]),
-        np.array([[0.5], [3.1]]),
-        1.0,
-        5.0,
-    )
-    assert check.realised_constant > 1.0
-    stats = {
-        "custom": CategoryStats(
-            3,
-            3,
-            4,
-            0,
-            diameter=5.0,
-            delta_u=5.0,
-            n_clusters=2,
-            cluster_size=2,
-            max_cluster_distance=2.6,
-            thm5=check,
-        )
+    assert set(categories) == {"full person name", "email address", "ip address"}
+    expected = {
+        c: clusant_epsilon(1.0, 64.0, stats["delta_u"], stats["n_clusters"])
+        for c, stats in categories.items()
     }
+    for category, stats in categories.items():
+        assert stats["epsilon_per_token"] == pytest.approx(expected[category])
+        assert stats["delta_u"] == max(1.0, stats["diameter"])
+    assert receipt.epsilon_per_chunk == pytest.approx(max(expected.values()))
+    assert receipt.epsilon_total == pytest.approx(
+        2 * expected["full person name"] + sum(expected[c] for c in ("email address", "ip address"))
+    )
+    assert "w.r.t. d' (CluSanT pushed distance, k=64" in receipt.notion
+    assert any("no Lipschitz bound holds across clusters" in c for c in receipt.caveats)
+
+
+def test_clusant_with_k_1_and_several_clusters_is_refused(embedder) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InvalidSettings, match="cluster_push"):
+        settings("clusant", cluster_push=1.0, n_clusters=6)
+    single = rewrite(CluSanTMechanism(embedder), cluster_push=1.0, n_clusters=1, seed=None)
+    categories = single.receipt.details["categories"].values()
+    assert all(c["n_clusters"] == 1 for c in categories)
+    expected = max(1.0 / (2 * c["delta_u"]) for c in categories)  # ε/(2Δu) w.r.t. d
+    assert single.receipt.epsilon_per_chunk == pytest.approx(expected)
+
+
+def test_clusant_planned_receipt_never_claims_less_than_the_rewrite() -> None:
+    stats = {"custom": CategoryStats(3, 3)}
     receipt = token_receipt(
         variant="clusant",
-        settings=Settings(mechanism="clusant", epsilon=2.0, cluster_push=1.0),
+        settings=Settings(mechanism="clusant", epsilon=2.0, cluster_push=4.0),
         text="x",
         stats=stats,
         placeholder_counts={},
         model="m",
         candidate_sources={},
-        planned=False,
+        planned=True,
     )
-    assert receipt.epsilon_per_chunk == pytest.approx(2.0 * check.realised_constant)
-    assert receipt.epsilon_total == pytest.approx(3 * 2.0 * check.realised_constant)
-    assert receipt.details["theorem5"]["holds"] is False
+    bound = clusant_epsilon(2.0, 4.0, 1.0, 2)  # Δu ≥ 1, so Δu = 1 is the largest ε'
+    assert receipt.epsilon_per_chunk == pytest.approx(bound)
+    assert receipt.epsilon_total == pytest.approx(3 * bound)
+    assert "at most" in receipt.statement
 
 
-def test_clusant_with_infinite_push_claims_no_metric_ldp(embedder) -> None:  # type: ignore[no-untyped-def]
-    result = rewrite(CluSanTMechanism(embedder), cluster_push=float("inf"))
-    assert result.receipt.notion.startswith("eps-LDP within cluster only (CluSanT k=inf")
-    assert result.receipt.details["theorem5"]["checked"] is False
+def test_clusant_with_infinite_push_claims_nothing_across_clusters(embedder) -> None:  # type: ignore[no-untyped-def]
+    result = rewrite(CluSanTMechanism(embedder), cluster_push=float("inf"), seed=None)
+    assert result.receipt.notion.startswith("eps-metric-LDP within cluster only")
+    assert "CluSanT k=inf" in result.receipt.notion
 
 
 def test_infinite_epsilon_gives_no_privacy_and_says_so(embedder) -> None:  # type: ignore[no-untyped-def]
-    result = rewrite(SanTextMechanism(embedder), epsilon=float("inf"))
-    assert result.output == TEXT.replace("sk-123-XYZ", "[SECRET]")
-    assert result.receipt.notion.startswith("none")
+    result = rewrite(SanTextMechanism(embedder), epsilon=float("inf"), seed=None)
+    # each string becomes its nearest public candidate: never itself (it is not public)
+    assert "Zelda" not in result.output and "Otto" not in result.output
+    assert result.receipt.notion.startswith("none (epsilon = inf")
+    assert result.receipt.epsilon_total == float("inf")
 
 
 def test_sensitive_words_are_sanitized_with_the_vocabulary(embedder) -> None:  # type: ignore[no-untyped-def]
@@ -258,7 +247,7 @@ def test_sensitive_words_are_sanitized_with_the_vocabulary(embedder) -> None:  #
     result = mechanism.rewrite(text, s)
     span = next(s for s in result.spans if s.is_pii)
     assert span.text == "Falcon" and span.category == "custom"
-    assert span.rewritten in set(generate_strings("custom", 50)) | {"Falcon"}
+    assert span.rewritten in set(generate_strings("custom", 50))
     assert result.output.startswith("The ") and result.output.endswith(" project ships in May.")
 
 
@@ -269,7 +258,7 @@ def test_general_words_are_sanitized_when_asked(embedder) -> None:  # type: igno
     result = mechanism.rewrite(text, s, gold=gold_for(text))
     words = [sp for sp in result.spans if not sp.is_pii and sp.rewritten is not None]
     assert [w.text for w in words] == ["Call", "at", "today", "please"]
-    vocabulary = set(generate_strings("general word", 60)) | {"call", "at", "today", "please"}
+    vocabulary = set(generate_strings("general word", 60))
     for word in words:
         assert word.rewritten.lower() in vocabulary
         assert word.rewritten[0].isupper() == word.text[0].isupper()
@@ -285,11 +274,12 @@ def test_plan_counts_tokens_without_embedding(embedder) -> None:  # type: ignore
         def encode(self, texts):  # type: ignore[no-untyped-def]
             raise AssertionError("plan must not embed")
 
-    plan = CluSanTMechanism(Refuses()).plan(TEXT, settings("clusant"), gold=gold_for(TEXT))
+    plan = CluSanTMechanism(Refuses()).plan(
+        TEXT, settings("clusant", seed=None), gold=gold_for(TEXT)
+    )
     assert plan.receipt.details["n_tokens"] == 4
     assert plan.receipt.details["planned_only"] is True
-    assert plan.receipt.epsilon_total == 4.0
-    assert plan.receipt.details["theorem5"]["checked"] is False
+    assert plan.receipt.epsilon_total == pytest.approx(4 * clusant_epsilon(1.0, 16.0, 1.0, 2))
     assert "[PERSON]" in "".join(s.output_text for s in plan.spans)
 
 

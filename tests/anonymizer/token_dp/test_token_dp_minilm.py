@@ -27,12 +27,11 @@ def test_santext_with_minilm_replaces_a_name_by_a_name_and_keeps_the_rest() -> N
         deny_list=(),
         candidates_per_category=40,
         epsilon=1.0,
-        seed=0,
     )
     result = mechanism.rewrite(text, settings, gold=gold)  # type: ignore[call-arg]
     name = result.spans[1]
     assert name.is_pii and name.category == "full person name"
-    assert name.rewritten in set(generate_strings("full person name", 40)) | {name.text}
+    assert name.rewritten in set(generate_strings("full person name", 40))  # public only
     assert result.output.startswith("Please ask ")
     assert result.output.endswith(" (m.thornton@example.com) about the invoice.")
     assert result.receipt.models["token_embedder"].startswith("sentence-transformers/all-MiniLM")

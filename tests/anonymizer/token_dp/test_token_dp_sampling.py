@@ -90,38 +90,41 @@ def test_sampler_would_notice_a_wrong_distribution() -> None:
 
 
 def _draw_through_mechanism(variant: str, embedder, n_docs: int, **settings):  # type: ignore[no-untyped-def]
-    """Rewrite n_docs copies of one document; each copy makes one independent draw."""
+    """Rewrite n_docs copies of one document; each copy makes one independent draw.
+
+    The name is not among the 6 public candidates: it is an input only, never an output.
+    """
     text = "Report filed by Zelda Quartermaine today."
     start = text.index("Zelda")
     gold = [Detection(start, start + 18, "full person name", "[PERSON]", "gold")]
     s = Settings(mechanism=variant, detector="gold", candidates_per_category=6, **settings)
     sanitizer = TokenSanitizer(variant, embedder)
     results = sanitizer.rewrite_many([text] * n_docs, s, golds=[gold] * n_docs)
-    strings = [*generate_strings("full person name", 6), "Zelda Quartermaine"]
+    strings = generate_strings("full person name", 6)
+    assert "Zelda Quartermaine" not in strings
     picks = np.array([strings.index(r.spans[1].rewritten) for r in results])
     cands = embedder.encode(strings)
-    return picks, cands, sanitizer.public_domain("full person name", s), s
+    x = embedder.encode(["Zelda Quartermaine"])[0]
+    return picks, cands, x, sanitizer.public_domain("full person name", s)
 
 
 def test_santext_rewrites_follow_the_exponential_mechanism(embedder) -> None:  # type: ignore[no-untyped-def]
-    picks, cands, _, _ = _draw_through_mechanism("santext", embedder, 3000, epsilon=3.0)
-    assert_frequencies_match(picks, santext_probs(cands[-1], cands, 3.0))
+    picks, cands, x, _ = _draw_through_mechanism("santext", embedder, 3000, epsilon=3.0)
+    assert_frequencies_match(picks, santext_probs(x, cands, 3.0))
 
 
 def test_custext_rewrites_follow_the_within_cluster_mechanism(embedder) -> None:  # type: ignore[no-untyped-def]
-    picks, cands, public, _ = _draw_through_mechanism(
+    picks, cands, x, public = _draw_through_mechanism(
         "custext", embedder, 3000, epsilon=3.0, cluster_size=3
     )
-    x_label = np.argmin(np.linalg.norm(public.centroids - cands[-1], axis=1))
-    labels = np.concatenate([public.labels, [x_label]])
-    assert_frequencies_match(picks, custext_probs(cands[-1], cands, labels == x_label, 3.0))
+    x_label = np.argmin(np.linalg.norm(public.centroids - x, axis=1))
+    assert_frequencies_match(picks, custext_probs(x, cands, public.labels == x_label, 3.0))
 
 
 def test_clusant_rewrites_follow_the_two_stage_mechanism(embedder) -> None:  # type: ignore[no-untyped-def]
-    picks, cands, public, _ = _draw_through_mechanism(
+    picks, cands, x, public = _draw_through_mechanism(
         "clusant", embedder, 3000, epsilon=3.0, cluster_size=3, cluster_push=2.0
     )
-    x_label = int(np.argmin(np.linalg.norm(public.centroids - cands[-1], axis=1)))
-    labels = np.concatenate([public.labels, [x_label]])
-    probs = clusant_probs(cands[-1], x_label, cands, labels, public.centroids, 3.0, 2.0)
+    x_label = int(np.argmin(np.linalg.norm(public.centroids - x, axis=1)))
+    probs = clusant_probs(x, x_label, cands, public.labels, public.centroids, 3.0, 2.0)
     assert_frequencies_match(picks, probs)
