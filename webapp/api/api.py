@@ -98,6 +98,8 @@ def budget(request: HttpRequest) -> dict[str, Any]:
         "epsilon_remaining": summary.epsilon_remaining,
         "reserved_jobs": summary.n_reserved_jobs,
         "noised_releases": summary.n_gaussian_releases,
+        "coverage": summary.coverage,
+        "require_formal_guarantee": summary.require_formal_guarantee,
     }
 
 

@@ -120,6 +120,7 @@ class BudgetAfterOut(Schema):
     epsilon_remaining_after: float | None
     more_like_this: int | None
     message: str
+    coverage: str = Field(description="Which releases the spent figure covers and leaves out.")
 
 
 class PlanOut(Schema):
@@ -151,6 +152,13 @@ class BudgetOut(Schema):
     epsilon_remaining: float | None
     reserved_jobs: int
     noised_releases: int
+    coverage: str = Field(
+        description="Which releases the ε figures cover (the formally private ones) and which "
+        "they leave out (no guarantee, other notions)."
+    )
+    require_formal_guarantee: bool = Field(
+        description="Your cap admits only releases with a formal guarantee."
+    )
 
 
 class BatchItemOut(Schema):

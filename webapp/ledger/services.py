@@ -209,7 +209,7 @@ def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
     if not connection.in_atomic_block:
         raise RuntimeError("reserve_for_job must run inside the job's transaction")
     cost = costs.release_cost(planned)
-    if cost.chargeable or cost.kind == Kind.NONE:  # other notions are always admitted
+    if _needs_admission(cost):
         summary = _summarise(_lock_budget(job.owner), ledger_entries(job.owner_id))
         if not _fits(summary, cost):
             raise BudgetExceeded(summary, cost, planned)
@@ -259,7 +259,7 @@ def reserve_for_jobs(jobs: list[RewriteJob], planned: list[Receipt]) -> list[Led
     if len(jobs) != len(planned) or len({j.owner_id for j in jobs}) > 1:
         raise ValueError("one planned receipt per job, all jobs of one user")
     job_costs = [costs.release_cost(p) for p in planned]
-    if jobs and any(c.chargeable for c in job_costs):
+    if jobs and any(_needs_admission(c) for c in job_costs):
         before = _summarise(_lock_budget(jobs[0].owner), ledger_entries(jobs[0].owner_id))
         summary = before
         for index, (cost, receipt) in enumerate(zip(job_costs, planned, strict=True)):
@@ -272,6 +272,12 @@ def reserve_for_jobs(jobs: list[RewriteJob], planned: list[Receipt]) -> list[Led
     )
     log.info("jobs %s reserved together", [j.pk for j in jobs])
     return entries
+
+
+def _needs_admission(cost: ReleaseCost) -> bool:
+    """Whether a release is checked against the user's cap and policy (other notions are
+    always admitted, so they need no lock)."""
+    return cost.chargeable or cost.kind == Kind.NONE
 
 
 def _with_reservation(summary: BudgetSummary, cost: ReleaseCost) -> BudgetSummary:

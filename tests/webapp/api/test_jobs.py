@@ -247,3 +247,4 @@ def test_budget_shows_the_default_cap(as_alice, settings):
     settings.DEFAULT_BUDGET_EPSILON = 32.0
     body = as_alice.get("/api/budget").json()
     assert body["epsilon_cap"] == 32.0 and body["cap_is_default"] and body["epsilon_spent"] == 0
+    assert body["coverage"] and body["require_formal_guarantee"] is False
