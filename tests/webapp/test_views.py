@@ -132,7 +132,7 @@ def test_status_fragment_polls_while_running_and_stops_when_done(client, alice):
     client.force_login(alice)
     fragment = client.get(reverse("job_status", args=[job.pk]), HTTP_HX_REQUEST="true")
     assert b"hx-trigger" in fragment.content and b"<html" not in fragment.content
-    assert b"visibilityState" in fragment.content
+    assert b"data-poll-when-visible" in fragment.content  # static/js/app.js pauses it when hidden
     done = succeeded_job(alice)
     fragment = client.get(reverse("job_status", args=[done.pk]), HTTP_HX_REQUEST="true")
     assert b"hx-trigger" not in fragment.content

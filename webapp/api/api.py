@@ -13,8 +13,7 @@ from django.urls import reverse
 from ninja import File, Form, NinjaAPI, Query, Schema, Status
 from ninja.files import UploadedFile
 
-from anonymizer import AnonymizerError, list_mechanisms
-from anonymizer.api import plan as plan_rewrite
+from anonymizer import list_mechanisms
 from anonymizer.receipts import receipt_dict
 from webapp.api import batches, schemas, submission
 from webapp.api.auth import PersonalTokenAuth
@@ -22,11 +21,14 @@ from webapp.api.submission import Refused
 from webapp.jobs import services
 from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
 from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.jobs.queries import HistoryQuery, history_page
 from webapp.jobs.retention import purge_document
+from webapp.jobs.uploads import oversized_upload
 from webapp.ledger.models import UserBudget
 from webapp.ledger.services import budget_summary, cap_for, remaining_after
 from webapp.operations.mechanisms import reason_for
+from webapp.operations.queueing import queue_position
 
 api = NinjaAPI(
     title="Anonymizer API",
@@ -105,16 +107,22 @@ def budget(request: HttpRequest) -> dict[str, Any]:
 
 @api.post("/plan", response={200: schemas.PlanOut, **ERRORS}, tags=["jobs"])
 def plan(request: HttpRequest, body: schemas.PlanIn) -> dict[str, Any]:
-    """The receipt a rewrite would carry and what it would do to your budget; submits nothing."""
+    """The receipt a rewrite would carry and what it would do to your budget; submits nothing.
+
+    A text over the inline planning limit is not detected here: the receipt is then the bound
+    the submission is reserved at (`exact` is false), and the worker plans it exactly."""
     form = submission.bound_form(request.auth, body.settings, text=body.text, for_preview=True)
     try:
-        planned = plan_rewrite(form.document_text, form.rewrite_settings)
-    except AnonymizerError as exc:
+        planned = plan_bounded(form.document_text, form.rewrite_settings)
+        after = remaining_after(request.auth, planned.receipt)
+    except PlanningError as exc:
         raise Refused(422, str(exc)) from None
-    after = remaining_after(request.auth, planned.receipt)
+    except PLANNING_ERRORS as exc:
+        raise Refused(422, planning_message(exc)) from None
     return {
         "receipt": receipt_dict(planned.receipt),
-        "pii_spans": sum(1 for s in planned.spans if s.is_pii),
+        "exact": planned.exact,
+        "pii_spans": planned.n_pii,
         "unavailable": reason_for(request.auth, form.info.unavailable_reason()),
         "budget": after.__dict__,
     }
@@ -138,11 +146,21 @@ class UploadForm(Schema):
 
 
 @api.post("/jobs/upload", response={201: schemas.JobOut, **ERRORS}, tags=["jobs"])
-def submit_file(request: HttpRequest, file: File[UploadedFile], form: Form[UploadForm]) -> Status:
+def submit_file(
+    request: HttpRequest,
+    form: Form[UploadForm],
+    file: UploadedFile | None = File(None),  # noqa: B008  (ninja declares parameters so)
+) -> Status:
     """Queue a rewrite of an uploaded .txt, .md, .docx or .pdf (multipart; `settings` is the
     same JSON object as for POST /jobs, sent as a form field)."""
     settings = submission.parse_settings(form.settings)
-    bound = submission.bound_form(request.auth, settings, name=form.name, upload=file)
+    bound = submission.bound_form(
+        request.auth,
+        settings,
+        name=form.name,
+        upload=file,
+        form_kwargs={"oversized_upload": oversized_upload(request)},
+    )
     return Status(201, job_out(submission.submit(request.auth, bound)))
 
 
@@ -264,6 +282,7 @@ def job_out(job: RewriteJob) -> dict[str, Any]:
         "id": job.pk,
         "document": job.document,
         "finished": job.is_finished,
+        "queue": _queue_out(job),
         "links": {
             "self": url("api:job"),
             "page": url("job_detail"),
@@ -274,6 +293,20 @@ def job_out(job: RewriteJob) -> dict[str, Any]:
             "cancel": url("api:cancel"),
             "delete_original": url("api:delete_original", job.document_id),
         },
+    }
+
+
+def _queue_out(job: RewriteJob) -> dict[str, Any] | None:
+    position = queue_position(job)
+    if position is None:
+        return None
+    return {
+        "name": position.queue,
+        "ahead": position.ahead,
+        "running": position.running,
+        "typical_seconds": position.typical_seconds,
+        "wait_seconds": position.wait_seconds,
+        "wait": position.wait_text,
     }
 
 

@@ -55,6 +55,17 @@ class JobLinks(Schema):
     delete_original: str
 
 
+class QueueOut(Schema):
+    name: str = Field(description="cpu or gpu")
+    ahead: int = Field(description="Queued jobs on this queue that run before this one.")
+    running: int = Field(description="Jobs running on this queue now.")
+    typical_seconds: float | None = Field(
+        description="Median duration of recent jobs of this mechanism."
+    )
+    wait_seconds: float | None = Field(description="Rough wait until this job starts.")
+    wait: str
+
+
 class JobOut(Schema):
     id: int
     document: DocumentOut
@@ -72,6 +83,7 @@ class JobOut(Schema):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    queue: QueueOut | None = Field(description="Its place in its queue while it is queued.")
     links: JobLinks
 
 
@@ -125,7 +137,11 @@ class BudgetAfterOut(Schema):
 
 class PlanOut(Schema):
     receipt: dict[str, Any]
-    pii_spans: int
+    exact: bool = Field(
+        description="false: the text is over the inline planning limit, and the receipt is the "
+        "bound its submission is reserved at (one chunk); the worker plans it exactly."
+    )
+    pii_spans: int | None = Field(description="Detected PII spans; null when not detected here.")
     unavailable: str | None = Field(description="Why the mechanism cannot run here, if it cannot.")
     budget: BudgetAfterOut
 

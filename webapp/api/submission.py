@@ -10,11 +10,11 @@ from typing import Any
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
-from anonymizer import AnonymizerError, list_mechanisms
-from anonymizer.api import plan as plan_rewrite
+from anonymizer import list_mechanisms
 from webapp.jobs import services
 from webapp.jobs.forms import SubmitForm
 from webapp.jobs.models import RewriteJob
+from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.ledger.services import BudgetExceeded
 
 
@@ -118,10 +118,10 @@ def _form_value(value: Any, field: forms.Field | None) -> Any:
 
 
 def submit(user, form: SubmitForm) -> RewriteJob:  # type: ignore[no-untyped-def]
-    """Plan, reserve budget and queue the job (as the submit page does)."""
+    """Plan (bounded), reserve budget and queue the job, as the submit page does."""
     try:
-        planned = plan_rewrite(form.document_text, form.rewrite_settings).receipt
-    except AnonymizerError as exc:
+        planned = plan_bounded(form.document_text, form.rewrite_settings).receipt
+    except PlanningError as exc:
         raise Refused(422, str(exc)) from None
     try:
         if form.existing_document is not None:
@@ -138,3 +138,5 @@ def submit(user, form: SubmitForm) -> RewriteJob:  # type: ignore[no-untyped-def
         )
     except BudgetExceeded as exc:
         raise Refused(409, str(exc)) from None
+    except PLANNING_ERRORS as exc:  # the ledger's maths on extreme settings
+        raise Refused(422, planning_message(exc)) from None

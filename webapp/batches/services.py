@@ -12,12 +12,11 @@ from django.conf import settings
 from django.db import transaction
 
 from anonymizer import Settings
-from anonymizer.api import plan
-from anonymizer.types import Receipt
 from webapp.batches.archives import BatchError, Upload
 from webapp.batches.models import Batch, BatchItem
 from webapp.jobs import services as jobs
 from webapp.jobs.documents import DocumentError, extract_text
+from webapp.jobs.planning import worst_case_receipt
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +62,6 @@ def read_documents(uploads: list[Upload]) -> list[BatchDocument]:
     return documents
 
 
-def batch_receipt_bound(rewrite_settings: Settings) -> Receipt:
-    """The receipt each document is admitted at: a one-chunk, PII-free document with these
-    settings, which bounds the cost at any K, so no document is detected in the request."""
-    one_chunk = rewrite_settings.with_changes(detector="none", allow_list=(), deny_list=())
-    return plan("word", one_chunk).receipt
-
-
 def default_name(documents: list[BatchDocument]) -> str:
     first = PurePosixPath(documents[0].filename).name if documents else "documents"
     more = f" and {len(documents) - 1} more" if len(documents) > 1 else ""
@@ -81,7 +73,10 @@ def submit_batch(  # type: ignore[no-untyped-def]
 ) -> Batch:
     """Store the batch, its documents and one queued job per document, or nothing at all
     (ledger.BatchBudgetExceeded says how many would fit)."""
-    planned = batch_receipt_bound(rewrite_settings)
+    # Every document is admitted at the receipt of a one-chunk document with these settings,
+    # which bounds its cost at any K (see webapp.jobs.planning), so nothing is detected in
+    # the request; the worker plans each exactly and charges that.
+    planned = worst_case_receipt(rewrite_settings)
     with transaction.atomic():
         batch = Batch.objects.create(
             owner=user,

@@ -1,7 +1,7 @@
 """Upload limits for a batch request: each document, a .zip, and all files together.
 
-Installed per request by the batch views (Django reads uploads with the handlers in place when
-the body is parsed), so single-document forms keep their own, smaller limit.
+Installed per request by the batch views in place of the single-document limit
+(`webapp.jobs.uploads`), before the body is parsed; other forms keep that limit.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from django.core.files.uploadhandler import FileUploadHandler, SkipFile, StopUpl
 from django.http import HttpRequest
 
 from webapp.batches.archives import is_zip_name
+from webapp.jobs.uploads import SizeLimitedUploadHandler
 
 REFUSAL_ATTRIBUTE = "batch_upload_refused"
 
@@ -63,4 +64,4 @@ def upload_refusal(request: HttpRequest) -> str | None:
 
 
 def _is_single_document_limit(handler: FileUploadHandler) -> bool:
-    return type(handler).__name__ == "SizeLimitedUploadHandler"  # webapp.jobs.uploads (i16)
+    return isinstance(handler, SizeLimitedUploadHandler)

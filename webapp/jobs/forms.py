@@ -16,7 +16,7 @@ from anonymizer import InvalidSettings, Settings, list_mechanisms, mechanism_inf
 from anonymizer.detection.categories import CATEGORIES
 from anonymizer.registry import MechanismInfo
 from anonymizer.settings import COMPOSITIONS, DETECTORS, parse_float
-from webapp.jobs.documents import DocumentError, check_text, extract_text
+from webapp.jobs.documents import DocumentError, check_size, check_text, extract_text
 
 USER_DETECTORS = [d for d in DETECTORS if d != "gold"]
 DEFAULTS = Settings(mechanism="redact")
@@ -167,11 +167,13 @@ class SubmitForm(forms.Form):
         user=None,
         mechanism: MechanismInfo | None = None,  # type: ignore[no-untyped-def]
         for_preview: bool = False,
+        oversized_upload: str | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.for_preview = for_preview
+        self.oversized_upload = oversized_upload
         self.info = mechanism or chosen_mechanism(self.data if self.is_bound else self.initial)
         self.fields["mechanism"].choices = mechanism_choices()
         self.fields["mechanism"].initial = self.info.name
@@ -210,10 +212,18 @@ class SubmitForm(forms.Form):
     def _clean_document(self, data: dict) -> None:
         upload, text = data.get("file"), data.get("text") or ""
         document_id = data.get("document")
+        if self.oversized_upload:
+            self.add_error(
+                "file",
+                f"{self.oversized_upload!r} is too large; the limit is "
+                f"{django_settings.MAX_DOCUMENT_BYTES:,} bytes.",
+            )
+            return
         try:
             if upload is not None:
                 if text.strip():
                     raise DocumentError("Paste text or upload a file, not both.")
+                check_size(upload.size, repr(upload.name))
                 self.document_text, self.document_source = extract_text(upload.name, upload.read())
                 data["name"] = data.get("name") or upload.name
             elif text.strip():
@@ -247,6 +257,9 @@ class SubmitForm(forms.Form):
             self.rewrite_settings = Settings.from_mapping({"detector": DEFAULTS.detector, **raw})
         except InvalidSettings as exc:
             self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+            return
+        except (ValueError, ArithmeticError, TypeError) as exc:
+            self.add_error(None, f"These settings cannot be used ({type(exc).__name__}).")
             return
         reason = self.info.unavailable_reason()
         if reason and not self.for_preview:

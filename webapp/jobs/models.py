@@ -47,6 +47,8 @@ class RewriteJob(models.Model):
     )
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="jobs")
     mechanism = models.CharField(max_length=64, db_index=True)
+    # the broker queue the mechanism's registry entry names ("cpu" or "gpu")
+    queue = models.CharField(max_length=16, default="cpu")
     settings = models.JSONField(default=dict)
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.QUEUED, db_index=True
@@ -54,6 +56,10 @@ class RewriteJob(models.Model):
     progress = models.FloatField(default=0.0)
     stage = models.CharField(max_length=128, default="queued")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # times a worker claimed it; a claim after a lost worker is a new attempt
+    attempts = models.PositiveIntegerField(default=0)
+    # when its task message was last sent (the sweep rings again if the broker lost it)
+    rung_at = models.DateTimeField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
     error = models.TextField(blank=True)
     output = models.TextField(blank=True)
@@ -68,7 +74,17 @@ class RewriteJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "-created_at"])]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"]),
+            # the history table's other sorts (each with the pk tie-break) and filters
+            models.Index(fields=["owner", "mechanism", "id"], name="job_owner_mechanism"),
+            models.Index(fields=["owner", "epsilon", "id"], name="job_owner_epsilon"),
+            models.Index(fields=["owner", "state", "id"], name="job_owner_state"),
+            models.Index(fields=["owner", "n_chunks", "id"], name="job_owner_k"),
+            # the sweep: queued jobs by queue and ring time, running jobs by heartbeat
+            models.Index(fields=["state", "queue", "rung_at"], name="job_sweep_queued"),
+            models.Index(fields=["state", "heartbeat_at"], name="job_sweep_running"),
+        ]
 
     def __str__(self) -> str:
         return f"job {self.pk} ({self.mechanism}, {self.state})"

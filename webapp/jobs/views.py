@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 import json
+import logging
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from anonymizer import AnonymizerError, list_mechanisms
-from anonymizer.api import plan as plan_rewrite
+from anonymizer import list_mechanisms
 from webapp.jobs import services
 from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json, receipt_text
 from webapp.jobs.forms import SubmitForm
 from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.jobs.presentation import span_rows
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
 from webapp.jobs.retention import purge_document
+from webapp.jobs.uploads import oversized_upload
 from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
+
+log = logging.getLogger(__name__)
 
 
 def _get_job_for_user(request: HttpRequest, job_id: int) -> RewriteJob:
@@ -39,7 +44,7 @@ def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
 @login_required
 def submit(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and "choose" not in request.POST:
-        form = SubmitForm(request.POST, request.FILES, user=request.user)
+        form = _bound_form(request)
         if form.is_valid():
             job = _submit_valid_form(request, form)
             if job is not None:
@@ -51,10 +56,17 @@ def submit(request: HttpRequest) -> HttpResponse:
     return render(request, "jobs/submit.html", {"form": form, "mechanisms": list_mechanisms()})
 
 
+def _bound_form(request: HttpRequest, **kwargs) -> SubmitForm:  # type: ignore[no-untyped-def]
+    files = request.FILES  # parses the body, so an oversized upload is known below
+    return SubmitForm(
+        request.POST, files, user=request.user, oversized_upload=oversized_upload(request), **kwargs
+    )
+
+
 def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | None:
     try:
-        planned = plan_rewrite(form.document_text, form.rewrite_settings).receipt
-    except AnonymizerError as exc:
+        planned = plan_bounded(form.document_text, form.rewrite_settings).receipt
+    except PlanningError as exc:
         form.add_error(None, str(exc))
         return None
     try:
@@ -72,6 +84,10 @@ def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | N
         )
     except BudgetExceeded as exc:
         form.add_error(None, str(exc))
+        return None
+    except PLANNING_ERRORS as exc:  # the ledger's maths on extreme settings
+        log.info("submission refused: %s: %s", type(exc).__name__, exc)
+        form.add_error(None, planning_message(exc))
         return None
 
 
@@ -112,16 +128,24 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
     if not has_document:
         form = SubmitForm(initial={"mechanism": request.POST.get("mechanism")}, user=request.user)
         return render(request, "jobs/submit.html#preview", {"form": form, "preview": None})
-    form = SubmitForm(request.POST, request.FILES, user=request.user, for_preview=True)
+    form = _bound_form(request, for_preview=True)
     context: dict = {"form": form, "preview": None, "unavailable": form.info.unavailable_reason()}
     if form.is_valid():
         try:
-            planned = plan_rewrite(form.document_text, form.rewrite_settings)
-            context["preview"] = planned.receipt
-            context["preview_pii"] = sum(1 for s in planned.spans if s.is_pii)
+            planned = plan_bounded(form.document_text, form.rewrite_settings)
             context["budget_after"] = remaining_after(request.user, planned.receipt)
-        except AnonymizerError as exc:
+        except PlanningError as exc:
             context["preview_error"] = str(exc)
+        except PLANNING_ERRORS as exc:
+            context["preview_error"] = planning_message(exc)
+        else:
+            context.update(
+                preview=planned.receipt,
+                preview_pii=planned.n_pii,
+                preview_exact=planned.exact,
+                preview_chars=planned.n_chars,
+                inline_plan_max_chars=settings.INLINE_PLAN_MAX_CHARS,
+            )
     return render(request, "jobs/submit.html#preview", context)
 
 
@@ -131,7 +155,9 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
 @login_required
 def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     job = _get_job_for_user(request, job_id)
-    return render(request, "jobs/job_detail.html", _job_context(job))
+    return render(
+        request, "jobs/job_detail.html", _job_context(job, span_page=request.GET.get("spans"))
+    )
 
 
 @login_required
@@ -153,18 +179,26 @@ def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     return redirect("job_detail", job_id=job.pk)
 
 
-def _job_context(job: RewriteJob) -> dict:
+def _job_context(job: RewriteJob, span_page: str | None = None) -> dict:
     receipt = getattr(job, "receipt", None) if job.state == RewriteJob.State.SUCCEEDED else None
+    spans = paginate_spans(job.spans, span_page)
     context: dict = {
         "job": job,
         "receipt": receipt,
-        "rows": span_rows(job.spans),
+        "rows": span_rows(spans.object_list),
+        "span_page": spans,
+        "output_preview": job.output[: settings.JOB_PAGE_OUTPUT_CHARS],
         "retention_days": settings.DOCUMENT_RETENTION_DAYS,
     }
     if receipt is not None:
         context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
         context["receipt_text"] = receipt_text(receipt)
     return context
+
+
+def paginate_spans(spans: list[dict], page: str | None):  # type: ignore[no-untyped-def]
+    """One page of a job's spans (JOB_PAGE_SPANS a page), so a long document's page stays small."""
+    return Paginator(spans, settings.JOB_PAGE_SPANS).get_page(page)
 
 
 # --- history --------------------------------------------------------------------------

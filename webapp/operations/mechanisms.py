@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from anonymizer import list_mechanisms
-from anonymizer.registry import MechanismInfo
+from webapp.jobs.services import queue_for
 
 NOT_INSTALLED = "not installed on this server"
 _COMMAND = re.compile(r"`([^`]+)`")
@@ -25,10 +25,6 @@ class MechanismStatus:
     install_commands: tuple[str, ...]  # the commands the reason names
 
 
-def queue_of(info: MechanismInfo) -> str:
-    return "gpu" if info.needs_gpu else "cpu"
-
-
 def mechanism_statuses() -> list[MechanismStatus]:
     statuses = []
     for info in list_mechanisms():
@@ -38,7 +34,7 @@ def mechanism_statuses() -> list[MechanismStatus]:
                 name=info.name,
                 title=info.title,
                 guarantee=info.guarantee,
-                queue=queue_of(info),
+                queue=queue_for(info.name),
                 models=info.models,
                 available=reason is None,
                 reason=reason,

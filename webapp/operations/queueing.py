@@ -55,15 +55,14 @@ def queue_position(job: RewriteJob) -> QueuePosition | None:
     """The job's place in its queue while it is queued; None once it has started or ended."""
     if job.state != State.QUEUED:
         return None
-    queue = job_queue(job)
-    on_queue = RewriteJob.objects.filter(_on_queue(queue))
+    on_queue = RewriteJob.objects.filter(queue=job.queue)
     earlier = Q(created_at__lt=job.created_at) | Q(created_at=job.created_at, pk__lt=job.pk)
     ahead = on_queue.filter(earlier, state=State.QUEUED, cancel_requested=False).count()
     running = on_queue.filter(state=State.RUNNING).count()
     durations = recent_durations(job.mechanism)
     typical = statistics.median(durations) if durations else None
     return QueuePosition(
-        queue=queue,
+        queue=job.queue,
         ahead=ahead,
         running=running,
         typical_seconds=typical,
@@ -104,12 +103,3 @@ def human_duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{round(seconds / 60)} min"
     return f"{seconds / 3600:.1f} h"
-
-
-def _on_queue(queue: str) -> Q:
-    if any(f.name == "queue" for f in RewriteJob._meta.get_fields()):
-        return Q(queue=queue)
-    from anonymizer import list_mechanisms
-
-    names = [m.name for m in list_mechanisms() if ("gpu" if m.needs_gpu else "cpu") == queue]
-    return Q(mechanism__in=names)

@@ -16,10 +16,11 @@ from django.conf import settings
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
+from webapp.jobs import services
 from webapp.jobs.models import RewriteJob
 
 log = logging.getLogger(__name__)
-QUEUES = ("cpu", "gpu")
+QUEUES = (services.CPU_QUEUE, services.GPU_QUEUE)
 # kombu's Redis transport keeps a queue as a list per priority step and the messages that
 # workers took but have not acknowledged (acks_late: running or prefetched) in one hash.
 _PRIORITY_SEPARATOR = "\x06\x16"
@@ -137,10 +138,9 @@ def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
 
 def job_counts_by_queue() -> dict[str, dict]:
     """Queued and running jobs per queue from the database (the source of truth)."""
-    queue_field = "queue" if _has_queue_field() else None
     rows = (
         RewriteJob.objects.filter(state__in=[RewriteJob.State.QUEUED, RewriteJob.State.RUNNING])
-        .values(queue_field or "mechanism")
+        .values("queue")
         .annotate(
             queued=Count("pk", filter=Q(state=RewriteJob.State.QUEUED)),
             running=Count("pk", filter=Q(state=RewriteJob.State.RUNNING)),
@@ -150,26 +150,12 @@ def job_counts_by_queue() -> dict[str, dict]:
     )
     counts: dict[str, dict] = {q: {"queued": 0, "running": 0} for q in QUEUES}
     for row in rows:
-        queue = row[queue_field] if queue_field else _queue_of_mechanism(row["mechanism"])
-        entry = counts.setdefault(queue, {"queued": 0, "running": 0})
+        entry = counts.setdefault(row["queue"], {"queued": 0, "running": 0})
         entry["queued"] += row["queued"]
         entry["running"] += row["running"]
         entry["oldest"] = _earliest(entry.get("oldest"), row["oldest"])
         entry["heartbeat"] = _latest(entry.get("heartbeat"), row["heartbeat"])
     return counts
-
-
-def _has_queue_field() -> bool:
-    return any(f.name == "queue" for f in RewriteJob._meta.get_fields())
-
-
-def _queue_of_mechanism(name: str) -> str:
-    from anonymizer import AnonymizerError, mechanism_info
-
-    try:
-        return "gpu" if mechanism_info(name).needs_gpu else "cpu"
-    except AnonymizerError:
-        return "cpu"
 
 
 def _earliest(a: datetime | None, b: datetime | None) -> datetime | None:

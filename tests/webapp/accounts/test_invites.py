@@ -112,7 +112,10 @@ def test_the_invitee_sets_a_password_and_can_log_in(client, operator):
     assert done.status_code == 302 and done["Location"] == reverse("login")
     dana = User.objects.get(username="dana")
     assert dana.email == "d@example.org" and not dana.is_staff
-    assert client.login(username="dana", password="a-Long-pass-phrase-42")
+    logged_in = client.post(
+        reverse("login"), {"username": "dana", "password": "a-Long-pass-phrase-42"}
+    )
+    assert logged_in.status_code == 302 and logged_in["Location"] == reverse("submit")
     invite = Invite.objects.get()
     assert invite.status == "accepted" and invite.user == dana
 

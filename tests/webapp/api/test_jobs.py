@@ -165,6 +165,17 @@ def test_polling_shows_state_progress_and_stage(as_alice, alice):
     assert body["finished"] is False
 
 
+def test_a_queued_job_says_how_many_are_ahead_on_its_queue(as_alice, alice, bob):
+    JobFactory(owner=bob, queue="cpu")
+    JobFactory(owner=bob, queue="cpu", state="running")
+    job = JobFactory(owner=alice, queue="cpu")
+    queue = as_alice.get(f"/api/jobs/{job.pk}").json()["queue"]
+    assert (queue["name"], queue["ahead"], queue["running"]) == ("cpu", 1, 1)
+    assert queue["wait"] == "no recent jobs of this mechanism to estimate from"
+    running = JobFactory(owner=alice, state="running")
+    assert as_alice.get(f"/api/jobs/{running.pk}").json()["queue"] is None
+
+
 def test_a_failed_job_says_why(as_alice, alice):
     job = JobFactory(owner=alice, state="failed", error="The detector crashed.")
     body = as_alice.get(f"/api/jobs/{job.pk}").json()

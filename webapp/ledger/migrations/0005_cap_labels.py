@@ -7,7 +7,7 @@ import webapp.ledger.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0003_formal_guarantee_policy_and_seeded_runs"),
+        ("ledger", "0004_summary_index"),
     ]
 
     operations = [
