@@ -16,9 +16,7 @@ def test_a_running_worker_is_listed_under_its_queue(
     client.force_login(staff)
     page = client.get(reverse("operator_workers")).content.decode()
     assert "Broker reachable" in page
-    assert f"test-{os.getpid()}@" in page  # the fixture's worker answered the broadcast
-    assert (
-        'id="queue-gpu"' in page
-        and "none answering</span></td></tr>"
-        not in page.split('id="queue-gpu"')[1].split("</tr>")[0]
-    )
+    assert f"test-worker-{os.getpid()}@" in page  # the fixture's worker answered the broadcast
+    for queue in ("cpu", "gpu"):  # it consumes both queues
+        row = page.split(f'id="queue-{queue}"')[1].split("</tr>")[0]
+        assert f"test-worker-{os.getpid()}@" in row and "none answering" not in row
