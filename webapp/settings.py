@@ -344,6 +344,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "anonymizer@localhost")
+# A form sent with a stale CSRF token comes back filled in (webapp/failures.py).
+CSRF_FAILURE_VIEW = "webapp.failures.csrf_failure"
 # Batches (webapp.batches): several documents, one job each; what one batch upload may hold.
 INSTALLED_APPS += ["webapp.batches", "webapp.operations"]
 BATCH_MAX_DOCUMENTS = env_int("ANONYMIZER_BATCH_MAX_DOCUMENTS", 50)
