@@ -18,7 +18,6 @@ from webapp.batches.forms import BatchForm
 from webapp.batches.models import Batch
 from webapp.batches.progress import batch_progress
 from webapp.batches.uploads import install_batch_upload_handler, upload_refusal
-from webapp.jobs import services as jobs
 from webapp.ledger.services import BudgetExceeded
 
 router = Router(tags=["batches"])
@@ -98,9 +97,7 @@ def batch(request: HttpRequest, batch_id: int) -> dict[str, Any]:
 def cancel_batch(request: HttpRequest, batch_id: int) -> dict[str, Any]:
     """Cancel every unfinished document (running ones stop at their next step)."""
     batch = _batch_for(request, batch_id)
-    for item in batch_progress(batch).items:
-        if not item.job.is_finished:
-            jobs.cancel_job(item.job)
+    batches.cancel_batch(batch)
     return batch_out(batch)
 
 

@@ -97,3 +97,11 @@ def submit_batch(  # type: ignore[no-untyped-def]
         )
     log.info("batch %s: %d jobs queued", batch.pk, len(queued))
     return batch
+
+
+def cancel_batch(batch: Batch) -> None:
+    """Cancel every unfinished job of the batch (running ones stop at their next step);
+    finished ones keep their output and receipt."""
+    for item in batch.items.select_related("job"):
+        if not item.job.is_finished:
+            jobs.cancel_job(item.job)

@@ -15,7 +15,6 @@ from webapp.batches.forms import BatchForm
 from webapp.batches.models import Batch
 from webapp.batches.progress import batch_progress
 from webapp.batches.uploads import install_batch_upload_handler, upload_refusal
-from webapp.jobs import services as jobs
 from webapp.ledger.services import BudgetExceeded
 
 
@@ -76,12 +75,8 @@ def batch_detail(request: HttpRequest, batch_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def batch_cancel(request: HttpRequest, batch_id: int) -> HttpResponse:
-    """Cancel every job of the batch that has not finished (running ones stop at their next
-    step); finished ones keep their output and receipt."""
     batch = _get_batch_for_user(request, batch_id)
-    for item in batch_progress(batch).items:
-        if not item.job.is_finished:
-            jobs.cancel_job(item.job)
+    services.cancel_batch(batch)
     return redirect("batch_detail", batch_id=batch.pk)
 
 
