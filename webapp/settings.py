@@ -235,6 +235,9 @@ INLINE_PLAN_MAX_CHARS = env_int("ANONYMIZER_INLINE_PLAN_MAX_CHARS", 20_000)
 JOB_PAGE_SPANS = env_int("ANONYMIZER_JOB_PAGE_SPANS", 300)
 JOB_PAGE_OUTPUT_CHARS = env_int("ANONYMIZER_JOB_PAGE_OUTPUT_CHARS", 200_000)
 DOCUMENT_RETENTION_DAYS = env_int("ANONYMIZER_DOCUMENT_RETENTION_DAYS", 30)
+# Fernet keys for restore mappings and salts (comma-separated, newest first; see
+# webapp/jobs/mappings.py for what happens when none is set).
+MAPPING_KEYS = env_list("ANONYMIZER_MAPPING_KEY", "")
 
 # Privacy budget: the cap (ε_B, δ_B) a new user gets; admins change it per user or the default.
 DEFAULT_BUDGET_EPSILON = env_float("ANONYMIZER_DEFAULT_BUDGET_EPSILON", 64.0)  # inf: no cap

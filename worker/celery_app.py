@@ -24,7 +24,7 @@ from django.conf import settings  # noqa: E402  (after django.setup)
 app = Celery("anonymizer")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = (Queue("cpu"), Queue("gpu"))
-app.conf.include = ["worker.tasks"]
+app.conf.include = ["worker.tasks", "worker.review_tasks"]
 
 log = logging.getLogger(__name__)
 _warm_up: threading.Thread | None = None

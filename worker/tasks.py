@@ -20,7 +20,9 @@ from anonymizer import AnonymizerError, Settings
 from anonymizer.api import rewrite_many
 from webapp.jobs import batching, services
 from webapp.jobs.retention import purge_expired_documents
+from webapp.jobs.review import golds_for
 from webapp.jobs.sweep import sweep as sweep_jobs
+from worker.cancel_watch import CancelWatcher
 from worker.celery_app import wait_for_warm_up
 from worker.heartbeat import Heartbeat
 
@@ -78,9 +80,13 @@ def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
     try:
         settings = Settings.from_mapping(batch[0].settings)
         batching.record_batch_progress(ids, 0.0, "detecting")
-        results = rewrite_many(
-            [j.document.text for j in batch], settings, progress=ThrottledProgress(ids)
-        )
+        with CancelWatcher(ids):  # a cancel click interrupts even a long loop
+            results = rewrite_many(
+                [j.document.text for j in batch],
+                settings,
+                progress=ThrottledProgress(ids),
+                **golds_for(batch, settings),  # a reviewed job's spans
+            )
     except services.CancelledByUser:
         stopped = batching.cancelled_ids(ids)
         for jid in stopped:
@@ -96,7 +102,13 @@ def _run_batch(batch: list) -> None:  # type: ignore[type-arg]
         _fail_all(attempts, str(exc))
         return
     except SoftTimeLimitExceeded:
-        _fail_all(attempts, "The job took longer than the time limit and was stopped.")
+        stopped = batching.cancelled_ids(ids)  # asked to stop: cancelled, not "time limit"
+        for jid in stopped:
+            services.finish_cancelled(jid)
+        _fail_all(
+            {j: a for j, a in attempts.items() if j not in stopped},
+            "The job took longer than the time limit and was stopped.",
+        )
         return
     except DatabaseError:
         log.exception("jobs %s hit a database error; the sweep runs them again", ids)

@@ -19,19 +19,16 @@ class ParseError(ValueError):
 
 
 def docx_text(data: bytes, max_chars: int) -> str:
-    import docx
+    """Headers, body (tables in place), notes, footers and comments in reading order: the
+    extraction `anonymizer.formats.docx.rewrite_docx` maps the replacements back onto."""
+    from anonymizer.formats.docx import docx_text as extract
 
     try:
-        document = docx.Document(io.BytesIO(data))
-    except Exception as exc:  # python-docx, zipfile and lxml raise many types
+        text = extract(data)
+    except Exception as exc:  # DocxError, and whatever zipfile and lxml raise
         raise ParseError(f"is not a readable .docx file ({_short(exc)}).") from None
-    pieces = _Bounded(max_chars)
-    for paragraph in document.paragraphs:
-        pieces.add(paragraph.text)
-    for table in document.tables:
-        for row in table.rows:
-            pieces.add("\t".join(cell.text for cell in row.cells))
-    return "\n".join(pieces.items)
+    _Bounded(max_chars).add(text)
+    return text
 
 
 def pdf_text(data: bytes, max_pages: int, max_chars: int) -> str:
@@ -44,13 +41,16 @@ def pdf_text(data: bytes, max_pages: int, max_chars: int) -> str:
         raise ParseError(f"is not a readable PDF ({_short(exc)}).") from None
     if n_pages > max_pages:
         raise ParseError(f"has {n_pages} pages; the limit is {max_pages}.")
+    from anonymizer.formats.pdf import pdf_pages_text
+
     pieces = _Bounded(max_chars)
     for page in reader.pages:
         try:
             pieces.add((page.extract_text() or "").strip())
         except Exception as exc:
             raise ParseError(f"has a page that cannot be read ({_short(exc)}).") from None
-    text = "\n\n".join(pieces.items)
+    # wrapped lines joined before detection, so no identifier is split over two lines
+    text = pdf_pages_text(pieces.items)
     if not text.strip():
         raise ParseError("has no extractable text (scanned PDFs need OCR first).")
     return text

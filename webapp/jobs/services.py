@@ -62,12 +62,15 @@ def enqueue_rewrite(job_id: int) -> bool:
     return True
 
 
-def create_document(user, *, name: str, text: str, source: str = "paste") -> Document:  # type: ignore[no-untyped-def]
+def create_document(  # type: ignore[no-untyped-def]
+    user, *, name: str, text: str, source: str = "paste", original_file: bytes | None = None
+) -> Document:
     return Document.objects.create(
         owner=user,
         name=name[:255] or "untitled",
         source=source,
         text=text,
+        original_file=original_file,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         n_chars=len(text),
     )
@@ -137,9 +140,12 @@ def submit_text(  # type: ignore[no-untyped-def]
     rewrite_settings: Settings,
     source: str = "paste",
     planned: ReceiptData | None = None,
+    original_file: bytes | None = None,
 ) -> RewriteJob:
     with transaction.atomic():
-        document = create_document(user, name=name, text=text, source=source)
+        document = create_document(
+            user, name=name, text=text, source=source, original_file=original_file
+        )
         return submit_job(user, document, rewrite_settings, planned=planned)
 
 
@@ -185,6 +191,9 @@ def _store_result(job_id: int, result: RewriteResult, attempt: int | None) -> Re
                 attempt,
             )
             return job
+        from webapp.jobs.finishing import finalise  # operator, mapping, choices, .docx
+
+        result = finalise(job, result)
         payload = receipt_dict(result.receipt)
         previous = (
             Receipt.objects.filter(owner_id=job.owner_id).order_by("-created_at", "-pk").first()

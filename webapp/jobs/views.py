@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import json
 import logging
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from anonymizer import list_mechanisms
 from webapp.jobs import services
-from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json, receipt_text
+from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
 from webapp.jobs.forms import SubmitForm
-from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.models import Document, Review, RewriteJob
 from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
-from webapp.jobs.presentation import span_rows
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
+from webapp.jobs.result import result_context
 from webapp.jobs.retention import purge_document
+from webapp.jobs.review import attach_pseudonym_set, start_review_from_form
 from webapp.jobs.uploads import oversized_upload
 from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
 
@@ -45,6 +45,9 @@ def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
 def submit(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and "choose" not in request.POST:
         form = _bound_form(request)
+        if form.is_valid() and form.reviewing:
+            review = start_review_from_form(request.user, form)
+            return redirect("review_detail", review_id=review.pk)
         if form.is_valid():
             job = _submit_valid_form(request, form)
             if job is not None:
@@ -70,18 +73,23 @@ def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | N
         form.add_error(None, str(exc))
         return None
     try:
-        if form.existing_document is not None:
-            return services.submit_job(
-                request.user, form.existing_document, form.rewrite_settings, planned=planned
-            )
-        return services.submit_text(
-            request.user,
-            name=form.cleaned_data["name"],
-            text=form.document_text,
-            rewrite_settings=form.rewrite_settings,
-            source=form.document_source,
-            planned=planned,
-        )
+        with transaction.atomic():  # the set is attached before the worker is rung
+            if form.existing_document is not None:
+                job = services.submit_job(
+                    request.user, form.existing_document, form.rewrite_settings, planned=planned
+                )
+            else:
+                job = services.submit_text(
+                    request.user,
+                    name=form.cleaned_data["name"],
+                    text=form.document_text,
+                    rewrite_settings=form.rewrite_settings,
+                    source=form.document_source,
+                    planned=planned,
+                    original_file=form.original_file,
+                )
+            attach_pseudonym_set(job, form.cleaned_data.get("pseudonym_set", ""))
+            return job
     except BudgetExceeded as exc:
         form.add_error(None, str(exc))
         return None
@@ -103,7 +111,12 @@ def _initial_from_job(request: HttpRequest) -> dict:
     job_id = request.GET.get("from_job", "")
     if job_id.isdigit():
         job = _get_job_for_user(request, int(job_id))
-        initial.update({k: v for k, v in job.settings.items() if v not in (None, [], "")})
+        review = Review.objects.filter(job=job).first()  # a reviewed job ran with gold spans
+        chosen = review.settings if review is not None else job.settings
+        initial.update({k: v for k, v in chosen.items() if v not in (None, [], "")})
+        for key in ("allow_list", "deny_list", "sensitive_words"):  # one string per line
+            if isinstance(initial.get(key), list):
+                initial[key] = "\n".join(initial[key])
         initial["mechanism"] = request.GET.get("mechanism") or job.mechanism
         if not job.document.is_purged:
             initial.update(document=job.document.pk, name=job.document.name)
@@ -155,9 +168,10 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
 @login_required
 def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     job = _get_job_for_user(request, job_id)
-    return render(
-        request, "jobs/job_detail.html", _job_context(job, span_page=request.GET.get("spans"))
-    )
+    context = _job_context(job, request)
+    if request.htmx and request.GET.get("part") == "result":
+        return render(request, "jobs/job_detail.html#result", context)
+    return render(request, "jobs/job_detail.html", context)
 
 
 @login_required
@@ -179,26 +193,17 @@ def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     return redirect("job_detail", job_id=job.pk)
 
 
-def _job_context(job: RewriteJob, span_page: str | None = None) -> dict:
+def _job_context(job: RewriteJob, request: HttpRequest | None = None) -> dict:
     receipt = getattr(job, "receipt", None) if job.state == RewriteJob.State.SUCCEEDED else None
-    spans = paginate_spans(job.spans, span_page)
     context: dict = {
         "job": job,
         "receipt": receipt,
-        "rows": span_rows(spans.object_list),
-        "span_page": spans,
         "output_preview": job.output[: settings.JOB_PAGE_OUTPUT_CHARS],
         "retention_days": settings.DOCUMENT_RETENTION_DAYS,
     }
     if receipt is not None:
-        context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
-        context["receipt_text"] = receipt_text(receipt)
+        context.update(result_context(job, receipt, request))
     return context
-
-
-def paginate_spans(spans: list[dict], page: str | None):  # type: ignore[no-untyped-def]
-    """One page of a job's spans (JOB_PAGE_SPANS a page), so a long document's page stays small."""
-    return Paginator(spans, settings.JOB_PAGE_SPANS).get_page(page)
 
 
 # --- history --------------------------------------------------------------------------
