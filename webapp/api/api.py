@@ -20,7 +20,8 @@ from webapp.api.auth import PersonalTokenAuth
 from webapp.api.submission import Refused
 from webapp.jobs import services
 from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
-from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.mappings import MappingUnavailable, restore_for_job
+from webapp.jobs.models import Document, OutputFile, RewriteJob
 from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.jobs.queries import HistoryQuery, history_page
 from webapp.jobs.retention import purge_document
@@ -242,6 +243,33 @@ def receipt(request: HttpRequest, job_id: int) -> HttpResponse:
     return HttpResponse(receipt_json(job.receipt), content_type="application/json")
 
 
+@api.get("/jobs/{job_id}/original-format", response={200: bytes, **ERRORS}, tags=["results"])
+def original_format(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The output in the original document's format (.docx in, .docx out, with the
+    replacements made in place and the metadata stripped); 409 when there is none."""
+    job = _succeeded_job(request, job_id)
+    output = OutputFile.objects.filter(job=job).first()
+    if output is None:
+        raise Refused(
+            409, f"Job {job.pk} has no output in the original format ({job.document.source})."
+        )
+    name = f"{file_stem(job)}-anonymized.{output.extension}"
+    return attachment(bytes(output.data), name, output.content_type)
+
+
+@api.post("/jobs/{job_id}/restore", response={200: schemas.RestoreOut, **ERRORS}, tags=["results"])
+def restore(request: HttpRequest, job_id: int, body: schemas.RestoreIn) -> dict[str, Any]:
+    """Put the originals back into text that came back (numbered placeholders, with or without
+    brackets, and consistent fakes), from the job's encrypted mapping; 409 when the job's
+    operator is not reversible or the mapping was deleted with the original."""
+    job = _job_for(request, job_id)
+    try:
+        restored = restore_for_job(job, body.text)
+    except MappingUnavailable as exc:
+        raise Refused(409, str(exc)) from None
+    return {"text": restored.text, "replaced": restored.replaced, "distinct": restored.distinct}
+
+
 @api.get("/jobs/{job_id}/bundle", response={200: bytes, **ERRORS}, tags=["results"])
 def bundle(request: HttpRequest, job_id: int) -> HttpResponse:
     """A zip of the output, the receipt JSON and a readable receipt."""
@@ -287,6 +315,8 @@ def job_out(job: RewriteJob) -> dict[str, Any]:
             "self": url("api:job"),
             "page": url("job_detail"),
             "output": url("api:output"),
+            "original_format": url("api:original_format"),
+            "restore": url("api:restore"),
             "spans": url("api:spans"),
             "receipt": url("api:receipt"),
             "bundle": url("api:bundle"),

@@ -48,6 +48,8 @@ class JobLinks(Schema):
     self: str
     page: str
     output: str
+    original_format: str
+    restore: str
     spans: str
     receipt: str
     bundle: str
@@ -199,3 +201,16 @@ class BatchOut(Schema):
     counts: dict[str, int] = Field(description="documents per job state")
     documents: list[BatchItemOut]
     links: dict[str, str]
+
+
+class RestoreIn(Schema):
+    text: str = Field(
+        max_length=200_000,
+        description="Text that came back, e.g. an assistant's answer quoting [PERSON_2].",
+    )
+
+
+class RestoreOut(Schema):
+    text: str = Field(description="The text with the job's originals put back.")
+    replaced: int = Field(description="Occurrences put back.")
+    distinct: int = Field(description="Distinct replacements found.")

@@ -11,11 +11,9 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from anonymizer import list_mechanisms
-from webapp.jobs import services
 from webapp.jobs.forms import SubmitForm
 from webapp.jobs.models import RewriteJob
-from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
-from webapp.ledger.services import BudgetExceeded
+from webapp.jobs.submission import SubmissionRefused, submit_form
 
 
 class Refused(Exception):
@@ -118,25 +116,8 @@ def _form_value(value: Any, field: forms.Field | None) -> Any:
 
 
 def submit(user, form: SubmitForm) -> RewriteJob:  # type: ignore[no-untyped-def]
-    """Plan (bounded), reserve budget and queue the job, as the submit page does."""
+    """Plan (bounded), reserve budget and queue the job, exactly as the submit page does."""
     try:
-        planned = plan_bounded(form.document_text, form.rewrite_settings).receipt
-    except PlanningError as exc:
-        raise Refused(422, str(exc)) from None
-    try:
-        if form.existing_document is not None:
-            return services.submit_job(
-                user, form.existing_document, form.rewrite_settings, planned=planned
-            )
-        return services.submit_text(
-            user,
-            name=form.cleaned_data["name"],
-            text=form.document_text,
-            rewrite_settings=form.rewrite_settings,
-            source=form.document_source,
-            planned=planned,
-        )
-    except BudgetExceeded as exc:
-        raise Refused(409, str(exc)) from None
-    except PLANNING_ERRORS as exc:  # the ledger's maths on extreme settings
-        raise Refused(422, planning_message(exc)) from None
+        return submit_form(user, form)
+    except SubmissionRefused as exc:
+        raise Refused(409 if exc.over_budget else 422, str(exc)) from None

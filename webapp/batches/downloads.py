@@ -1,5 +1,6 @@
-"""One zip for a whole batch: each succeeded document's output and receipts, and a manifest
-that lists every document with its state (so a failed one is not silently missing)."""
+"""One zip for a whole batch: each succeeded document's output (as text, and in its original
+format where there is one), its receipts, and a manifest that lists every document with its
+state (so a failed one is not silently missing)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import zipfile
 from webapp.batches.models import Batch
 from webapp.batches.progress import BatchProgress
 from webapp.jobs.downloads import file_stem, receipt_json, receipt_text
-from webapp.jobs.models import RewriteJob
+from webapp.jobs.models import OutputFile, RewriteJob
 
 
 def batch_stem(batch: Batch) -> str:
@@ -35,11 +36,13 @@ def batch_zip(batch: Batch, progress: BatchProgress) -> bytes:
             receipt = getattr(job, "receipt", None)
             if job.state == RewriteJob.State.SUCCEEDED and receipt is not None:
                 stem = f"{number:02d}-{file_stem(job)}"
-                files = {
-                    f"{stem}-anonymized.txt": job.output,
-                    f"{stem}-receipt.json": receipt_json(receipt),
-                    f"{stem}-receipt.txt": receipt_text(receipt),
-                }
+                files: dict[str, str | bytes] = {f"{stem}-anonymized.txt": job.output}
+                original_format = OutputFile.objects.filter(job=job).first()
+                if original_format is not None:
+                    extension = original_format.extension
+                    files[f"{stem}-anonymized.{extension}"] = bytes(original_format.data)
+                files[f"{stem}-receipt.json"] = receipt_json(receipt)
+                files[f"{stem}-receipt.txt"] = receipt_text(receipt)
                 for name, body in files.items():
                     archive.writestr(name, body)
                 entry.update(files=list(files), receipt_sha256=receipt.sha256)

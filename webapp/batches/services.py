@@ -26,6 +26,7 @@ class BatchDocument:
     filename: str  # as uploaded (a path inside a .zip)
     text: str
     source: str
+    original_file: bytes | None = None  # a .docx, kept to write the output in its format
 
 
 class UnreadableDocuments(BatchError):
@@ -56,7 +57,8 @@ def read_documents(uploads: list[Upload]) -> list[BatchDocument]:
         except DocumentError as exc:
             problems.append(str(exc))
             continue
-        documents.append(BatchDocument(upload.name, text, source))
+        original = upload.data if source == "docx" else None
+        documents.append(BatchDocument(upload.name, text, source, original))
     if problems:
         raise UnreadableDocuments(problems, len(uploads))
     return documents
@@ -86,7 +88,11 @@ def submit_batch(  # type: ignore[no-untyped-def]
         )
         stored = [
             jobs.create_document(
-                user, name=PurePosixPath(d.filename).name, text=d.text, source=d.source
+                user,
+                name=PurePosixPath(d.filename).name,
+                text=d.text,
+                source=d.source,
+                original_file=d.original_file,
             )
             for d in documents
         ]

@@ -269,3 +269,21 @@ def test_a_batch_without_outputs_has_no_zip_yet(client, alice, alices_batch):
 
 def test_batch_items_keep_their_upload_order(alices_batch):
     assert list(BatchItem.objects.values_list("position", flat=True)) == [0, 1, 2]
+
+
+def test_a_docx_in_a_batch_comes_back_as_docx_in_the_zip(client, alice, no_enqueue):
+    from worker.tasks import rewrite as rewrite_task
+
+    client.force_login(alice)
+    letter = SimpleUploadedFile("letter.docx", docx_bytes(["Dear Sam,", "mail sam@example.org"]))
+    _submit(client, [letter, SimpleUploadedFile("memo.txt", b"Mail a@b.org")])
+    batch = Batch.objects.get()
+    for item in batch.items.all():
+        rewrite_task(item.job_id)
+    archive = zipfile.ZipFile(
+        io.BytesIO(client.get(reverse("batch_download", args=[batch.pk])).content)
+    )
+    docx_name = next(n for n in archive.namelist() if n.endswith("-anonymized.docx"))
+    inner = zipfile.ZipFile(io.BytesIO(archive.read(docx_name)))
+    assert all(b"sam@example.org" not in inner.read(n) for n in inner.namelist())
+    assert len(archive.namelist()) == 2 * 3 + 1 + 1  # 3 files each, the .docx, the manifest

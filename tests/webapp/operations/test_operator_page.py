@@ -111,3 +111,27 @@ def test_recent_failures_are_listed_with_their_reason(client, operator, alice):
     client.force_login(operator)
     page = client.get(reverse("operator")).content.decode()
     assert "1 failed" in page and "The worker ran out of memory." in page
+
+
+def test_the_submit_page_shows_the_exact_reason_to_operators_only(client, alice, operator):
+    dp = next(m for m in mechanism_statuses() if m.name == "dp-embed-invert")
+    if dp.available:
+        pytest.skip("dp-embed-invert's weights are installed here")
+    client.force_login(alice)
+    page = client.get(reverse("submit")).content.decode()
+    assert f"unavailable: {NOT_INSTALLED}" in page and "models fetch" not in page
+    full = {"epsilon": "4", "delta": "0.001", "clip_radius": "1.5", "num_steps": "5"}
+    full.update(composition="gdp", detector="regex", max_len="32")
+    refused = client.post(
+        reverse("submit"), {"mechanism": "dp-embed-invert", "text": "Mail a@b.org", **full}
+    )
+    assert refused.context["form"].errors["mechanism"] == [
+        f"This mechanism is unavailable here: {NOT_INSTALLED}"
+    ]
+    preview = client.post(
+        reverse("submit_preview"),
+        {"mechanism": "dp-embed-invert", "text": "Mail a@b.org", "detector": "regex"},
+    ).content.decode()
+    assert "models fetch" not in preview
+    client.force_login(operator)
+    assert "models fetch" in client.get(reverse("submit")).content.decode()

@@ -82,3 +82,21 @@ def test_estimate_wait(ahead, running, typical, expected):
 
 def test_durations_read_like_people_say_them():
     assert [human_duration(s) for s in (0.2, 42, 90, 7200)] == ["1 s", "42 s", "2 min", "2.0 h"]
+
+
+def test_the_job_page_says_where_a_queued_job_stands(client, alice, bob):
+    from django.urls import reverse
+
+    _finished(bob, "redact", 8)
+    JobFactory(owner=bob, queue="cpu")
+    JobFactory(owner=bob, queue="cpu", state="running")
+    mine = JobFactory(owner=alice, queue="cpu")
+    client.force_login(alice)
+    page = client.get(reverse("job_status", args=[mine.pk])).content.decode()
+    assert "1 job ahead of this one on the <code>cpu</code> queue, 1 running" in page
+    assert "Expected start: about 12 s (recent redact jobs took 8 s each" in page
+    running = JobFactory(owner=alice, state="running")
+    assert (
+        'id="queue-position"'
+        not in client.get(reverse("job_status", args=[running.pk])).content.decode()
+    )
