@@ -225,13 +225,16 @@ def database_url(settings_dict: dict, name: str) -> str:
 
 def point_producer_at(broker_url: str) -> None:
     """Send this process's task messages to `broker_url` (drops pooled connections)."""
+    from kombu import pools
+
     from worker.celery_app import app
 
     app.conf.broker_url = broker_url
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    app._pool = None
     app.amqp._producer_pool = None
+    # kombu keeps pools in process-wide groups keyed by connection: closing one and leaving it
+    # there makes a later return to the same URL acquire from a closed pool.
+    pools.reset()
 
 
 class PostgresServer:
