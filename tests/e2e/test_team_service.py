@@ -52,7 +52,11 @@ def test_invite_log_in_batch_of_three_and_download_the_zip(
     assert download.suggested_filename.startswith("March-letters-batch")
     archive = zipfile.ZipFile(io.BytesIO(open(download.path(), "rb").read()))
     outputs = sorted(n for n in archive.namelist() if n.endswith("-anonymized.txt"))
-    assert len(outputs) == 3 and len(archive.namelist()) == 10  # 3 × 3 files + manifest
+    # per document: text output and two receipts; the .docx also as .docx; a manifest
+    assert len(outputs) == 3 and len(archive.namelist()) == 3 * 3 + 1 + 1
+    assert [n for n in archive.namelist() if n.endswith(".docx")] == [
+        outputs[1].replace(".txt", ".docx")
+    ]
     texts = [archive.read(n).decode() for n in outputs]
     assert texts == ["Write to [EMAIL].", "Call [PHONE]", "Pay [EMAIL]"]
     manifest = json.loads(archive.read("manifest.json"))
