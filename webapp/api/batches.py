@@ -75,6 +75,7 @@ def submit_batch(request: HttpRequest) -> Status:
             name=form.cleaned_data.get("name", ""),
             documents=form.documents,
             rewrite_settings=form.rewrite_settings,
+            pseudonym_set=form.cleaned_data.get("pseudonym_set", ""),
         )
     except BudgetExceeded as exc:
         raise Refused(409, str(exc)) from None

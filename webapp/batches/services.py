@@ -17,6 +17,7 @@ from webapp.batches.models import Batch, BatchItem
 from webapp.jobs import services as jobs
 from webapp.jobs.documents import DocumentError, extract_text
 from webapp.jobs.planning import worst_case_receipt
+from webapp.jobs.review import attach_pseudonym_set
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,16 @@ def default_name(documents: list[BatchDocument]) -> str:
 
 
 def submit_batch(  # type: ignore[no-untyped-def]
-    user, *, name: str, documents: list[BatchDocument], rewrite_settings: Settings
+    user,
+    *,
+    name: str,
+    documents: list[BatchDocument],
+    rewrite_settings: Settings,
+    pseudonym_set: str = "",
 ) -> Batch:
     """Store the batch, its documents and one queued job per document, or nothing at all
-    (ledger.BatchBudgetExceeded says how many would fit)."""
+    (ledger.BatchBudgetExceeded says how many would fit). A named pseudonym set makes
+    numbered placeholders and fakes consistent across the batch's documents."""
     # Every document is admitted at the receipt of a one-chunk document with these settings,
     # which bounds its cost at any K (see webapp.jobs.planning), so nothing is detected in
     # the request; the worker plans each exactly and charges that.
@@ -97,6 +104,8 @@ def submit_batch(  # type: ignore[no-untyped-def]
             for d in documents
         ]
         queued = jobs.submit_jobs(user, stored, rewrite_settings, [planned] * len(stored))
+        for job in queued:  # before commit, so before any worker is rung
+            attach_pseudonym_set(job, pseudonym_set)
         BatchItem.objects.bulk_create(
             BatchItem(batch=batch, job=job, position=i, filename=d.filename[:255])
             for i, (job, d) in enumerate(zip(queued, documents, strict=True))

@@ -42,6 +42,7 @@ def _batch_new(request: HttpRequest) -> HttpResponse:
                     name=form.cleaned_data.get("name", ""),
                     documents=form.documents,
                     rewrite_settings=form.rewrite_settings,
+                    pseudonym_set=form.cleaned_data.get("pseudonym_set", ""),
                 )
             except BudgetExceeded as exc:
                 form.add_error(None, str(exc))

@@ -287,3 +287,19 @@ def test_a_docx_in_a_batch_comes_back_as_docx_in_the_zip(client, alice, no_enque
     inner = zipfile.ZipFile(io.BytesIO(archive.read(docx_name)))
     assert all(b"sam@example.org" not in inner.read(n) for n in inner.namelist())
     assert len(archive.namelist()) == 2 * 3 + 1 + 1  # 3 files each, the .docx, the manifest
+
+
+def test_a_named_pseudonym_set_numbers_people_alike_across_the_batch(client, alice, no_enqueue):
+    from worker.tasks import rewrite as rewrite_task
+
+    client.force_login(alice)
+    files = [
+        SimpleUploadedFile("a.txt", b"Mail jane@example.com and bob@example.org."),
+        SimpleUploadedFile("b.txt", b"Reply to bob@example.org only."),
+    ]
+    _submit(client, files, operator="numbered", pseudonym_set="case 4711")
+    batch = Batch.objects.get()
+    for item in batch.items.all():
+        rewrite_task(item.job_id)
+    outputs = [RewriteJob.objects.get(pk=i.job_id).output for i in batch.items.all()]
+    assert outputs == ["Mail [EMAIL_1] and [EMAIL_2].", "Reply to [EMAIL_2] only."]
