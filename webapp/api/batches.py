@@ -70,13 +70,7 @@ def submit_batch(request: HttpRequest) -> Status:
         problems=lambda f: {"files": f.problems} if f.problems else {},
     )
     try:
-        batch = batches.submit_batch(
-            request.auth,
-            name=form.cleaned_data.get("name", ""),
-            documents=form.documents,
-            rewrite_settings=form.rewrite_settings,
-            pseudonym_set=form.cleaned_data.get("pseudonym_set", ""),
-        )
+        batch = form.submit()
     except BudgetExceeded as exc:
         raise Refused(409, str(exc)) from None
     return Status(201, batch_out(batch))

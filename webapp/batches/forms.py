@@ -7,7 +7,13 @@ from django import forms
 from django.conf import settings
 
 from webapp.batches.archives import BatchError, batch_uploads
-from webapp.batches.services import BatchDocument, UnreadableDocuments, read_documents
+from webapp.batches.models import Batch
+from webapp.batches.services import (
+    BatchDocument,
+    UnreadableDocuments,
+    read_documents,
+    submit_batch,
+)
 from webapp.jobs.forms import SubmitForm
 
 
@@ -51,6 +57,17 @@ class BatchForm(SubmitForm):
     @property
     def document_fields(self) -> list[forms.BoundField]:
         return [self["name"], self["files"]]
+
+    def submit(self) -> Batch:
+        """Queue the batch this valid form describes (the page and the API alike); raises
+        ledger.BudgetExceeded when it does not fit."""
+        return submit_batch(
+            self.user,
+            name=self.cleaned_data.get("name", ""),
+            documents=self.documents,
+            rewrite_settings=self.rewrite_settings,
+            pseudonym_set=self.cleaned_data.get("pseudonym_set", ""),
+        )
 
     def _clean_document(self, data: dict) -> None:
         if self.upload_refusal:

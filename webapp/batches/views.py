@@ -37,13 +37,7 @@ def _batch_new(request: HttpRequest) -> HttpResponse:
         )
         if form.is_valid():
             try:
-                batch = services.submit_batch(
-                    request.user,
-                    name=form.cleaned_data.get("name", ""),
-                    documents=form.documents,
-                    rewrite_settings=form.rewrite_settings,
-                    pseudonym_set=form.cleaned_data.get("pseudonym_set", ""),
-                )
+                batch = form.submit()
             except BudgetExceeded as exc:
                 form.add_error(None, str(exc))
             else:

@@ -19,6 +19,7 @@ ENDPOINTS = [
     ("post", "/api/batches/{batch}/cancel"),
     ("get", "/api/batches/{batch}/bundle"),
 ]
+OWN_ENDPOINTS = [("get", "/api/batches"), ("post", "/api/batches")]  # the caller's own only
 
 
 @pytest.fixture
