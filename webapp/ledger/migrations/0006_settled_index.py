@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0004_summary_index"),
+        ("ledger", "0005_cap_labels"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
