@@ -44,6 +44,7 @@ class Settings:
     candidates_per_category: int = 2000
     sensitive_words: tuple[str, ...] = ()
     sanitize_general_words: bool = False
+    bayes_remap: bool = False  # token mechanisms: Bayesian remapping (post-processing)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -86,7 +87,7 @@ _INTS = {
     "candidates_per_category",
 }
 _TUPLES = {"whitelist_categories", "allow_list", "deny_list", "sensitive_words"}
-_BOOLS = {"redact_pii", "sanitize_general_words"}
+_BOOLS = {"redact_pii", "sanitize_general_words", "bayes_remap"}
 _OPTIONAL = {"metric_unit", "seed", "device", "cluster_size"}
 
 
