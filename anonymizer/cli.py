@@ -65,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
         dest="bayes_remap",
         help="token mechanisms: Bayesian remapping of the surrogates (post-processing)",
     )
+    p.add_argument(
+        "--operator",
+        default=Settings.operator,
+        help="placeholder | numbered | mask | hash | fake (replacement of placeholder spans)",
+    )
+    p.add_argument("--mask-fixed", action="store_false", dest="mask_keep_length")
+    p.add_argument("--fake-locale", default=Settings.fake_locale, dest="fake_locale")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
         "--plan",
@@ -101,6 +108,9 @@ def _settings_from_args(args: argparse.Namespace) -> Settings:
         candidates_per_category=args.candidates_per_category,
         sensitive_words=tuple(args.sensitive_words),
         bayes_remap=args.bayes_remap,
+        operator=args.operator,
+        mask_keep_length=args.mask_keep_length,
+        fake_locale=args.fake_locale,
     )
 
 

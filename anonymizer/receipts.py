@@ -229,6 +229,7 @@ def span_dict(span: Span) -> dict[str, Any]:
         "placeholder": span.placeholder,
         "rewritten": span.rewritten,
         "chunk_idx": span.chunk_idx,
+        "source": span.source,
     }
 
 

@@ -31,6 +31,7 @@ class Piece:
     category: str | None = None
     placeholder: str | None = None
     chunk_idx: int | None = None
+    source: str | None = None
 
 
 def heuristic_token_count(text: str) -> int:
@@ -60,7 +61,9 @@ def segment(
     for det in sorted(detections, key=lambda d: d.start) if redact_pii else []:
         if det.start > cursor:
             raw.append(Piece(text[cursor : det.start], False))
-        raw.append(Piece(text[det.start : det.end], True, det.category, det.placeholder))
+        raw.append(
+            Piece(text[det.start : det.end], True, det.category, det.placeholder, source=det.source)
+        )
         cursor = det.end
     if cursor < len(text):
         raw.append(Piece(text[cursor:], False))

@@ -13,6 +13,7 @@ from typing import Any
 
 from anonymizer.detection.categories import normalise_category
 from anonymizer.errors import InvalidSettings
+from anonymizer.operators import OperatorConfig
 
 COMPOSITIONS = ("basic", "zcdp", "gdp")
 DETECTORS = ("regex", "presidio", "spacy", "combined", "gold", "none")
@@ -45,6 +46,10 @@ class Settings:
     sensitive_words: tuple[str, ...] = ()
     sanitize_general_words: bool = False
     bayes_remap: bool = False  # token mechanisms: Bayesian remapping (post-processing)
+    # replacement operator for placeholder spans (anonymizer.operators)
+    operator: str = "placeholder"
+    mask_keep_length: bool = True
+    fake_locale: str = "en_US"
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -87,7 +92,7 @@ _INTS = {
     "candidates_per_category",
 }
 _TUPLES = {"whitelist_categories", "allow_list", "deny_list", "sensitive_words"}
-_BOOLS = {"redact_pii", "sanitize_general_words", "bayes_remap"}
+_BOOLS = {"redact_pii", "sanitize_general_words", "mask_keep_length", "bayes_remap"}
 _OPTIONAL = {"metric_unit", "seed", "device", "cluster_size"}
 
 
@@ -169,6 +174,7 @@ def _validate(s: Settings) -> None:
     if s.device not in (None, "cpu", "cuda", "auto") and not str(s.device).startswith("cuda:"):
         raise InvalidSettings("device", f"use cpu, cuda, cuda:N or auto, got {s.device!r}")
     _check_categories(s.whitelist_categories)
+    OperatorConfig(s.operator, s.mask_keep_length, s.fake_locale)  # raises InvalidSettings
     for name in ("whitelist_categories", "allow_list", "deny_list", "sensitive_words"):
         if not isinstance(getattr(s, name), tuple):
             raise InvalidSettings(name, "must be a tuple of strings")

@@ -4,6 +4,7 @@ Receipt extends DESIGN.md's field list with `metric_unit`, `detector`, `statemen
 `details` (mechanism-specific facts such as token counts), so one JSON shape serves every
 mechanism. Detection adds `rule_id` (which regex rule fired, for `--list-rules` and review);
 its `source` may also be "deny-list" or "propagation" (another mention of a detected name).
+Span adds `source`, the detector (or "review") that marked a PII span, for the result page.
 Mechanism adds `plan()`, the model-free preview that `anonymizer.plan()` and the web form use.
 """
 
@@ -51,6 +52,7 @@ class Span:
     placeholder: str | None = None
     rewritten: str | None = None
     chunk_idx: int | None = None
+    source: str | None = None  # which detector (or review) marked a PII span
 
     @property
     def output_text(self) -> str:

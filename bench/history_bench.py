@@ -26,6 +26,7 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="history-bench-")
     os.environ["ANONYMIZER_VAR_DIR"] = tmp
     os.environ.pop("DATABASE_URL", None)
+    os.environ.setdefault("DJANGO_SECRET_KEY", "history-bench-only-secret-key-0123456789abcdefghij")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
     import django
 

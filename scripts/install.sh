@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install system packages and the Python environment (.venv) for this project.
 # Usage: scripts/install.sh [extra Debian packages...]
+# The pip step is skipped when .venv was built from the same pyproject.toml, constraints.txt
+# and this script (their hash is kept in .venv/.install-hash); FORCE_INSTALL=1 runs it anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +24,16 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $PYTHON"
   "$PYTHON" -m venv .venv
 fi
+wanted_hash=$(cat pyproject.toml constraints.txt scripts/install.sh | sha256sum | cut -d' ' -f1)
+if [ "${FORCE_INSTALL:-0}" != 1 ] && [ -f .venv/.install-hash ] \
+   && [ "$(cat .venv/.install-hash)" = "$wanted_hash" ]; then
+  echo "==> Python environment up to date (pyproject.toml, constraints.txt unchanged)"
+  exit 0
+fi
+rm -f .venv/.install-hash
 echo "==> pip install (constraints.txt keeps the CPU torch wheel)"
 .venv/bin/pip install -q -c constraints.txt -e '.[ml,test]'
 # vec2text 0.0.13 declares heavy unpinned dependencies inference does not need; the ones
 # it imports are listed in the ml extra, so it is installed without its own.
 .venv/bin/pip install -q -c constraints.txt --no-deps vec2text==0.0.13
+echo "$wanted_hash" > .venv/.install-hash

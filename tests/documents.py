@@ -47,3 +47,29 @@ def pdf_bytes(lines: list[str]) -> bytes:
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     )
     return out.getvalue()
+
+
+def rich_docx_bytes() -> bytes:
+    """A letter with a header, a footer, a table, a comment, bold runs inside a name and
+    personal metadata (author, last editor, revision, title)."""
+    import docx
+
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "Confidential — prepared for Jane Doe"
+    section.footer.paragraphs[0].text = "Questions: jane.doe@example.com"
+    paragraph = document.add_paragraph("Dear ")
+    paragraph.add_run("Jane").bold = True
+    paragraph.add_run(" Doe, the deposit goes to IBAN GB82 WEST 1234 5698 7654 32.")
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Tenant", "Jane Doe"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Email", "jane.doe@example.com"
+    signed = document.add_paragraph("Signed by Jane Doe in Manchester.")
+    document.add_comment(signed.runs, text="Ask Jane Doe to initial", author="John Smith")
+    properties = document.core_properties
+    properties.author = properties.last_modified_by = "John Smith"
+    properties.revision = 7
+    properties.title = "Lease for Jane Doe"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()

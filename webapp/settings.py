@@ -60,11 +60,29 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and os.environ.get("DJANGO_REQUIRE_SECRET_KEY") == "1":
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set")
-    SECRET_KEY = "insecure-local-only-key-set-DJANGO_SECRET_KEY-in-production"
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set (scripts/run.sh generates one under var/); "
+            "only DJANGO_DEBUG=1 runs without one"
+        )
+    SECRET_KEY = "django-insecure-debug-only-key"  # check --deploy flags this prefix
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000")
+
+# Served over HTTPS (directly or behind a TLS proxy): secure cookies, HSTS, redirect to https.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    # only behind a proxy that sets this header itself; otherwise clients could forge it
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Asking browsers to preload HSTS is a commitment an operator makes on purpose, not a default.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -76,6 +94,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
     "webapp.jobs",
     "webapp.ledger",
 ]
@@ -90,7 +110,40 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "webapp.security.PrivatePagesNotCachedMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that pair is locked out for the cool-off period. Django has no throttle
+# of its own, and axes is the maintained package for it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("ANONYMIZER_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_float("ANONYMIZER_LOGIN_COOLOFF_HOURS", 0.25)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+
+# Content Security Policy (django-csp): no inline script or style anywhere, htmx included
+# (templates/base.html turns off its injected indicator style; static/js/app.js replaces the
+# few inline handlers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 
 ROOT_URLCONF = "webapp.urls"
 WSGI_APPLICATION = "webapp.wsgi.application"
@@ -136,6 +189,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
+SESSION_COOKIE_AGE = env_int("ANONYMIZER_SESSION_AGE_SECONDS", 14 * 24 * 3600)
 LOGIN_REDIRECT_URL = "submit"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -159,7 +213,31 @@ MAX_DOCUMENT_BYTES = env_int("ANONYMIZER_MAX_DOCUMENT_BYTES", 2_000_000)
 MAX_PDF_PAGES = env_int("ANONYMIZER_MAX_PDF_PAGES", 50)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_DOCUMENT_BYTES + 1_000_000
+FILE_UPLOAD_HANDLERS = [
+    "webapp.jobs.uploads.SizeLimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+# .docx and .pdf are parsed in a child process with these limits, never in a web thread.
+MAX_DOCX_UNCOMPRESSED_BYTES = env_int("ANONYMIZER_MAX_DOCX_UNCOMPRESSED_BYTES", 40_000_000)
+MAX_DOCX_MEMBERS = env_int("ANONYMIZER_MAX_DOCX_MEMBERS", 1000)
+MAX_ZIP_RATIO = env_int("ANONYMIZER_MAX_ZIP_RATIO", 100)  # uncompressed : compressed, per member
+PARSE_TIMEOUT_SECONDS = env_float("ANONYMIZER_PARSE_TIMEOUT_SECONDS", 20.0)
+PARSE_MEMORY_BYTES = env_int("ANONYMIZER_PARSE_MEMORY_MB", 768) * 1024 * 1024
+# Texts up to this many characters are planned (detection + accounting) in the request for an
+# exact preview and reservation; longer ones are reserved at their worst case over K and
+# planned exactly by the worker, so no request runs detection on a long text.
+INLINE_PLAN_MAX_CHARS = env_int("ANONYMIZER_INLINE_PLAN_MAX_CHARS", 20_000)
+# The job page shows this many spans per page, and the output up to this many characters
+# (the download has all of it).
+JOB_PAGE_SPANS = env_int("ANONYMIZER_JOB_PAGE_SPANS", 300)
+JOB_PAGE_OUTPUT_CHARS = env_int("ANONYMIZER_JOB_PAGE_OUTPUT_CHARS", 200_000)
 DOCUMENT_RETENTION_DAYS = env_int("ANONYMIZER_DOCUMENT_RETENTION_DAYS", 30)
+# Fernet keys for restore mappings and salts (comma-separated, newest first; see
+# webapp/jobs/mappings.py for what happens when none is set).
+MAPPING_KEYS = env_list("ANONYMIZER_MAPPING_KEY", "")
 
 # Privacy budget: the cap (ε_B, δ_B) a new user gets; admins change it per user or the default.
 DEFAULT_BUDGET_EPSILON = env_float("ANONYMIZER_DEFAULT_BUDGET_EPSILON", 64.0)  # inf: no cap
@@ -181,16 +259,66 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
-CELERY_TASK_DEFAULT_QUEUE = "gpu"
+CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("ANONYMIZER_TASK_SOFT_TIME_LIMIT", 1800)
 CELERY_TASK_TIME_LIMIT = env_int("ANONYMIZER_TASK_TIME_LIMIT", 1900)
 # Longer than the hard time limit, so Redis never re-delivers a job that is still running.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 600,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-JOB_HEARTBEAT_STALE_SECONDS = env_int("ANONYMIZER_JOB_STALE_SECONDS", 300)
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# A web request that rings the doorbell while the broker is down gives up within about a
+# second; the job is saved and the sweep rings it again later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+# How long a new pool child may take to report ready; nothing slow runs at its start-up.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = env_float("ANONYMIZER_WORKER_PROC_ALIVE_TIMEOUT", 10.0)
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Warm the default detector in a background thread of each pool child (never blocking its
+# start-up); off: load it on the first job.
+WORKER_WARM_DETECTOR = env_bool("ANONYMIZER_WORKER_WARM_DETECTOR", True)
+
+# Job recovery: the database is the source of truth, the broker only a doorbell.
+SWEEP_INTERVAL_SECONDS = env_float("ANONYMIZER_SWEEP_INTERVAL_SECONDS", 5.0)
+# A queued job not claimed this long is rung again if the broker holds fewer messages than
+# there are such jobs in its queue.
+RING_AGAIN_AFTER_SECONDS = env_float("ANONYMIZER_RING_AGAIN_AFTER_SECONDS", 10.0)
+# A running job's worker touches its heartbeat this often (a thread, independent of progress).
+HEARTBEAT_INTERVAL_SECONDS = env_float("ANONYMIZER_HEARTBEAT_INTERVAL_SECONDS", 5.0)
+# A running job without a heartbeat this long lost its worker: it is queued again.
+JOB_HEARTBEAT_STALE_SECONDS = env_float("ANONYMIZER_JOB_STALE_SECONDS", 30.0)
+# A job is claimed at most this many times; after that a lost worker fails it with a reason.
+JOB_MAX_ATTEMPTS = env_int("ANONYMIZER_JOB_MAX_ATTEMPTS", 3)
+PURGE_INTERVAL_SECONDS = env_float("ANONYMIZER_PURGE_INTERVAL_SECONDS", 3600.0)
+if not 0 < HEARTBEAT_INTERVAL_SECONDS < JOB_HEARTBEAT_STALE_SECONDS:
+    raise ImproperlyConfigured(
+        "ANONYMIZER_HEARTBEAT_INTERVAL_SECONDS must be > 0 and below ANONYMIZER_JOB_STALE_SECONDS"
+    )
+if SWEEP_INTERVAL_SECONDS <= 0 or JOB_MAX_ATTEMPTS < 1:
+    raise ImproperlyConfigured("the sweep interval must be > 0 and the attempt limit >= 1")
+CELERY_BEAT_SCHEDULE = {
+    "sweep-jobs": {
+        "task": "worker.tasks.sweep",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        # a sweep that waited longer than two periods is superseded by the next one
+        "options": {"queue": "cpu", "expires": 2 * SWEEP_INTERVAL_SECONDS},
+    },
+    "purge-expired-documents": {
+        "task": "worker.tasks.purge_expired",
+        "schedule": PURGE_INTERVAL_SECONDS,
+        "options": {"queue": "cpu", "expires": PURGE_INTERVAL_SECONDS},
+    },
+}
 # Queued jobs with identical settings that one task claims and runs as one batch.
 WORKER_BATCH_JOBS = env_int("ANONYMIZER_WORKER_BATCH_JOBS", 8)
 
@@ -200,4 +328,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Presidio logs a warning per document for every entity without a recognizer
+    "loggers": {
+        "presidio-analyzer": {"level": "ERROR"},
+        "presidio-anonymizer": {"level": "ERROR"},
+        "axes": {"level": "WARNING"},
+    },
 }

@@ -49,6 +49,7 @@ def spans_from_pieces(
             placeholder=p.placeholder,
             rewritten=rewritten.get(p.chunk_idx) if p.chunk_idx is not None else None,
             chunk_idx=p.chunk_idx if numbered else None,
+            source=p.source,
         )
         for p in pieces
     ]
@@ -64,16 +65,24 @@ def report(progress: ProgressCallback | None, fraction: float, stage: str) -> No
 
 
 class SequentialBatchMixin:
-    """`rewrite_many` for mechanisms without a cross-document batched path."""
+    """`rewrite_many` for mechanisms without a cross-document batched path; `golds` are the
+    per-document reviewed spans for `detector="gold"`."""
 
     def rewrite_many(
-        self, texts: list[str], settings: Settings, progress: ProgressCallback | None = None
+        self,
+        texts: list[str],
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        *,
+        golds: list[list[Detection] | None] | None = None,
     ) -> list[RewriteResult]:
+        golds = golds or [None] * len(texts)
         results = []
-        for i, text in enumerate(texts):
+        for i, (text, gold) in enumerate(zip(texts, golds, strict=True)):
 
             def scaled(frac: float, stage: str, i: int = i) -> None:
                 report(progress, (i + frac) / len(texts), f"document {i + 1}/{len(texts)}: {stage}")
 
-            results.append(self.rewrite(text, settings, scaled))  # type: ignore[attr-defined]
+            extra = {"gold": gold} if gold is not None else {}  # subclasses may not take it
+            results.append(self.rewrite(text, settings, scaled, **extra))  # type: ignore[attr-defined]
         return results

@@ -46,7 +46,7 @@ from anonymizer.models.resolver import (
 from anonymizer.models.tokens import encoder_token_counter
 from anonymizer.registry import MechanismInfo, register
 from anonymizer.settings import Settings
-from anonymizer.types import ProgressCallback, RewriteResult
+from anonymizer.types import Detection, ProgressCallback, RewriteResult
 
 NAME = "dp-embed-invert"
 INSTALL_PACKAGES = (
@@ -80,25 +80,40 @@ class DpEmbedInvertMechanism:
 
     name = NAME
 
-    def plan(self, text: str, settings: Settings) -> Plan:
+    def plan(self, text: str, settings: Settings, *, gold: list[Detection] | None = None) -> Plan:
         """Detection, segmentation and accounting with the encoder's tokenizer; loads no model."""
         found, missing = resolve_all()
-        plan = _plan_document(text, settings, found, missing)
+        plan = _plan_document(text, settings, found, missing, gold)
         return Plan(text, spans_from_pieces(plan.pieces), plan.receipt)
 
     def rewrite(
-        self, text: str, settings: Settings, progress: ProgressCallback | None = None
+        self,
+        text: str,
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        *,
+        gold: list[Detection] | None = None,
     ) -> RewriteResult:
-        return self.rewrite_many([text], settings, progress)[0]
+        return self.rewrite_many([text], settings, progress, golds=[gold])[0]
 
     def rewrite_many(
-        self, texts: list[str], settings: Settings, progress: ProgressCallback | None = None
+        self,
+        texts: list[str],
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        *,
+        golds: list[list[Detection] | None] | None = None,
     ) -> list[RewriteResult]:
         """All chunks of all texts through the models together (micro-batched)."""
-        return self.rewrite_many_with_trace(texts, settings, progress)[0]
+        return self.rewrite_many_with_trace(texts, settings, progress, golds=golds)[0]
 
     def rewrite_many_with_trace(
-        self, texts: list[str], settings: Settings, progress: ProgressCallback | None = None
+        self,
+        texts: list[str],
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        *,
+        golds: list[list[Detection] | None] | None = None,
     ) -> tuple[list[RewriteResult], list[EmbeddingTrace]]:
         """`rewrite_many` plus each document's embeddings before and after clipping and noise."""
         if settings.sequence_beam_width and not settings.num_steps:
@@ -107,7 +122,11 @@ class DpEmbedInvertMechanism:
         found, missing = resolve_all()
         if missing:
             raise MechanismUnavailable(f"{NAME} is unavailable: {missing_reason(missing)}")
-        plans = [_plan_document(text, settings, found, []) for text in texts]
+        golds = golds or [None] * len(texts)
+        plans = [
+            _plan_document(text, settings, found, [], gold)
+            for text, gold in zip(texts, golds, strict=True)
+        ]
         chunks = [piece.text for plan in plans for piece in plan.chunks]
         details: dict[str, object] = {"sequence_beam_width": settings.sequence_beam_width}
         inverted: list[str] = []
@@ -161,7 +180,11 @@ class DpEmbedInvertMechanism:
 
 
 def _plan_document(
-    text: str, settings: Settings, found: dict[str, ResolvedModel], missing: list[MissingModel]
+    text: str,
+    settings: Settings,
+    found: dict[str, ResolvedModel],
+    missing: list[MissingModel],
+    gold: list[Detection] | None = None,
 ) -> EmbeddingPlan:
     """The shared plan, with the encoder's tokenizer as the chunk counter and model facts."""
     models = {role: model_ref(m) for role, m in found.items()}
@@ -174,6 +197,7 @@ def _plan_document(
         models=models,
         count_tokens=encoder_token_counter(found.get("encoder")),
         extra_caveats=[*CAVEATS, *([FLOAT_CAVEAT] if floating else [])],
+        gold=gold,
     )
     details = {
         **plan.receipt.details,

@@ -28,10 +28,14 @@ import numpy as np
 OPENDP = "opendp"
 NUMPY = "numpy"
 FLOAT_CAVEAT = (
-    "The Gaussian noise was sampled in floating point (numpy PCG64) because OpenDP is not "
-    "installed; the guarantee assumes exact real-valued sampling, which floating-point "
+    "The Gaussian noise was sampled in floating point (numpy PCG64), not with OpenDP's "
+    "hardened sampler; the guarantee assumes exact real-valued sampling, which floating-point "
     "samplers only approximate (Mironov 2012)."
 )
+# Operators whose GPU inverter outruns OpenDP's exact sampler may choose numpy knowingly;
+# the receipt then carries FLOAT_CAVEAT.
+SAMPLER_ENV = "ANONYMIZER_NOISE_SAMPLER"
+SAMPLER_CHOICES = ("auto", NUMPY)
 _MAX_THREADS = 16
 
 
@@ -66,9 +70,22 @@ def opendp_version() -> str | None:
         return None
 
 
+def configured_sampler() -> str:
+    """The operator's ANONYMIZER_NOISE_SAMPLER: "auto" (OpenDP if installed) or "numpy"."""
+    choice = os.environ.get(SAMPLER_ENV, "auto").strip().lower() or "auto"
+    if choice not in SAMPLER_CHOICES:
+        raise ValueError(
+            f"{SAMPLER_ENV} must be one of {', '.join(SAMPLER_CHOICES)}, got {choice!r}"
+        )
+    return choice
+
+
 def sampler_for(seed: int | None) -> str:
-    """Which sampler a release with this seed uses: OpenDP when unseeded and installed."""
-    return OPENDP if seed is None and opendp_version() is not None else NUMPY
+    """Which sampler a release with this seed uses: OpenDP when unseeded, installed and not
+    switched off by the operator."""
+    if seed is not None or configured_sampler() == NUMPY or opendp_version() is None:
+        return NUMPY
+    return OPENDP
 
 
 def sampler_description(seed: int | None) -> str:
@@ -80,7 +97,8 @@ def sampler_description(seed: int | None) -> str:
             f"OpenDP {opendp_version()} make_gaussian: exact sampling, output rounded once to "
             "the nearest float (hardened against floating-point attacks)"
         )
-    return "numpy PCG64 seeded from OS entropy (floating point, not hardened)"
+    reason = "chosen by the operator" if configured_sampler() == NUMPY else "OpenDP missing"
+    return f"numpy PCG64 seeded from OS entropy (floating point, not hardened; {reason})"
 
 
 @lru_cache(maxsize=256)

@@ -13,7 +13,7 @@ from anonymizer.mechanisms.base import (
 from anonymizer.receipts import NO_GUARANTEE_CAVEAT, build_receipt
 from anonymizer.registry import MechanismInfo, register
 from anonymizer.settings import Settings
-from anonymizer.types import ProgressCallback, Receipt, RewriteResult
+from anonymizer.types import Detection, ProgressCallback, Receipt, RewriteResult
 
 NAME = "redact"
 
@@ -22,15 +22,20 @@ class RedactMechanism(SequentialBatchMixin):
     name = NAME
 
     def rewrite(
-        self, text: str, settings: Settings, progress: ProgressCallback | None = None
+        self,
+        text: str,
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        *,
+        gold: list[Detection] | None = None,
     ) -> RewriteResult:
         report(progress, 0.0, "detecting")
-        plan = self.plan(text, settings)
+        plan = self.plan(text, settings, gold=gold)
         report(progress, 1.0, "done")
         return RewriteResult(text, stitch(plan.spans), plan.spans, plan.receipt)
 
-    def plan(self, text: str, settings: Settings) -> Plan:
-        pieces = detect_and_segment(text, settings)
+    def plan(self, text: str, settings: Settings, *, gold: list[Detection] | None = None) -> Plan:
+        pieces = detect_and_segment(text, settings, gold=gold)
         spans = spans_from_pieces(pieces, numbered=False)
         return Plan(text, spans, self._receipt(text, settings, spans))
 
@@ -59,7 +64,15 @@ register(
         guarantee="none (heuristic)",
         description="Replaces detected PII with placeholders such as [EMAIL]; the rest of "
         "the text is unchanged. Fast, but no formal guarantee.",
-        parameters=("detector", "whitelist_categories", "allow_list", "deny_list"),
+        parameters=(
+            "detector",
+            "whitelist_categories",
+            "allow_list",
+            "deny_list",
+            "operator",
+            "mask_keep_length",
+            "fake_locale",
+        ),
         factory=RedactMechanism,
     )
 )

@@ -195,9 +195,17 @@ _MEMORY_LOCK = threading.Lock()
 
 
 def load_candidate_set(
-    category: str, size: int, embedder: Embedder, *, seed: int = CANDIDATE_SEED
+    category: str,
+    size: int,
+    embedder: Embedder,
+    *,
+    seed: int = CANDIDATE_SEED,
+    on_batch: Callable[[int, int], None] | None = None,
 ) -> CandidateSet:
-    """The category's candidate set: from memory, else the disk cache, else generated."""
+    """The category's candidate set: from memory, else the disk cache, else generated.
+
+    Generating embeds the strings in batches and calls `on_batch(done, total)` after each,
+    so a long build reports progress (and a cancel check runs) every few seconds."""
     key = cache_key(category, size, seed, embedder.name)
     with _MEMORY_LOCK:
         if key in _MEMORY:
@@ -215,12 +223,27 @@ def load_candidate_set(
     if strings is None or embeddings is None or len(strings) != len(embeddings):
         strings = generate_strings(category, size, seed)
         # Rounded to the float32 that is stored, so a cached and a fresh run agree exactly.
-        embeddings = np.asarray(embedder.encode(strings), dtype=np.float32).astype(np.float64)
+        embeddings = _encode_in_batches(embedder, strings, on_batch)
         _save(path, strings, embeddings)
     candidates = CandidateSet(category, tuple(strings), embeddings, candidate_source(category), key)
     with _MEMORY_LOCK:
         _MEMORY[key] = candidates
     return candidates
+
+
+ENCODE_BATCH = 1024
+
+
+def _encode_in_batches(
+    embedder: Embedder, strings: list[str], on_batch: Callable[[int, int], None] | None
+) -> np.ndarray:
+    parts = []
+    for start in range(0, len(strings), ENCODE_BATCH):
+        parts.append(np.asarray(embedder.encode(strings[start : start + ENCODE_BATCH])))
+        if on_batch is not None:
+            on_batch(min(start + ENCODE_BATCH, len(strings)), len(strings))
+    # Rounded to the float32 that is stored, so a cached and a fresh run agree exactly.
+    return np.vstack(parts).astype(np.float32).astype(np.float64)
 
 
 def _save(path: Path, strings: list[str], embeddings: np.ndarray) -> None:

@@ -14,6 +14,7 @@ input embedding is computed: the rewrite samples from it and the privacy audit
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,7 +206,10 @@ class TokenSanitizer:
         documents = [find_tokens(t, settings, g) for t, g in zip(texts, golds, strict=True)]
         categories = sorted({t.category for doc in documents for t in doc if t.has_candidates})
         report(progress, 0.1, "loading candidate sets")
-        publics = {c: self.public_domain(c, settings) for c in categories}
+        publics = {
+            c: self.public_domain(c, settings, on_batch=_embedding_progress(progress, c))
+            for c in categories
+        }
 
         report(progress, 0.3, "embedding the documents' strings")
         new_strings = sorted(
@@ -321,9 +325,16 @@ class TokenSanitizer:
 
     # -- domains -------------------------------------------------------------------------
 
-    def public_domain(self, category: str, settings: Settings) -> PublicDomain:
+    def public_domain(
+        self,
+        category: str,
+        settings: Settings,
+        on_batch: Callable[[int, int], None] | None = None,
+    ) -> PublicDomain:
         """The category's public candidates with their diameter and clusters, built once."""
-        candidates = load_candidate_set(category, settings.candidates_per_category, self.embedder)
+        candidates = load_candidate_set(
+            category, settings.candidates_per_category, self.embedder, on_batch=on_batch
+        )
         clustered = self.variant != "santext"
         h = (
             cluster_size_for(len(candidates), settings.n_clusters, settings.cluster_size)
@@ -367,6 +378,21 @@ def _embedding(public: PublicDomain, vectors: dict[str, np.ndarray], string: str
     """An input's embedding: the cached public row when it is a candidate, else its own."""
     row = public.index.get(string)
     return public.embeddings[row] if row is not None else vectors[string]
+
+
+def _embedding_progress(
+    progress: ProgressCallback | None, category: str
+) -> Callable[[int, int], None]:
+    """Progress while a candidate set is embedded (each call is also a cancel check)."""
+
+    def on_batch(done: int, total: int) -> None:
+        report(
+            progress,
+            0.1 + 0.2 * done / total,
+            f"embedding {category} candidates {done:,}/{total:,}",
+        )
+
+    return on_batch
 
 
 def _input_string(token: SensitiveToken) -> str:

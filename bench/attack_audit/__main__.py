@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from anonymizer.token_dp.audit import AUDIT_TABLE
+from anonymizer.token_dp.sanitizer import TokenSanitizer
 from anonymizer.version import __version__
 from bench.attack_audit import report as rep
 from bench.attack_audit.attackers import ARCHITECTURES, TrainConfig
 from bench.attack_audit.data import FULL, SMALL
 from bench.attack_audit.defaults import DEFAULT_POLICY, choose_defaults
-from anonymizer.token_dp.sanitizer import TokenSanitizer
 from bench.attack_audit.run import EPSILONS, VARIANTS, AuditConfig, WeakenedSanitizer, run_audit
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -157,9 +157,7 @@ def build_report(
     argv: list[str] | None,
 ) -> dict[str, Any]:
     date = datetime.now(UTC).date().isoformat()
-    command = "python -m bench.attack_audit " + " ".join(
-        argv if argv is not None else sys.argv[1:]
-    )
+    command = "python -m bench.attack_audit " + " ".join(argv if argv is not None else sys.argv[1:])
     defaults = choose_defaults(result["rows"], DEFAULT_POLICY._replace(tolerance=args.tolerance))
     scale = config.scale
     meta = {

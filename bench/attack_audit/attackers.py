@@ -138,9 +138,7 @@ def _build_model(  # type: ignore[no-untyped-def]
             self.prior_query = nn.Linear(width, width)
             self.obs_query = nn.Linear(width, width)
             self.obs_linear = nn.Linear(N_FEATURES, 1)
-            self.obs_mlp = nn.Sequential(
-                nn.Linear(N_FEATURES + 1, 32), nn.GELU(), nn.Linear(32, 1)
-            )
+            self.obs_mlp = nn.Sequential(nn.Linear(N_FEATURES + 1, 32), nn.GELU(), nn.Linear(32, 1))
             with torch.no_grad():  # start from the single-span Bayes attacker
                 self.obs_linear.weight.zero_()
                 self.obs_linear.weight[0, 0] = 1.0
@@ -169,9 +167,7 @@ def _build_model(  # type: ignore[no-untyped-def]
             shown = self.strings(surrogate)
             ones = torch.ones_like(mask, dtype=torch.float32).unsqueeze(-1)
             full = self.item(torch.cat([shown, context, cats, ones], -1))
-            masked = self.item(
-                torch.cat([torch.zeros_like(shown), context, cats, 0 * ones], -1)
-            )
+            masked = self.item(torch.cat([torch.zeros_like(shown), context, cats, 0 * ones], -1))
             h_prior = self.encode(masked, mask)
             h_obs = self.encode(full, mask)
             cand = self.candidate(self.strings(candidates))  # [B, N, K, W]

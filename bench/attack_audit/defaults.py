@@ -45,7 +45,9 @@ def choose_defaults(rows: list[dict[str, Any]], policy: Policy) -> dict[str, Any
     mechanisms: dict[str, Any] = {}
     for variant in dict.fromkeys(r["mechanism"] for r in rows):
         checks = []
-        for row in sorted((r for r in rows if r["mechanism"] == variant), key=lambda r: r["epsilon"]):
+        for row in sorted(
+            (r for r in rows if r["mechanism"] == variant), key=lambda r: r["epsilon"]
+        ):
             worst = strongest(row, row["epsilon"])
             gain, attacker, name = advantage(row)
             checks.append(
@@ -75,7 +77,10 @@ def choose_defaults(rows: list[dict[str, Any]], policy: Policy) -> dict[str, Any
         f"bound over documents) and a top-1 recovery gain of the strongest learned attacker "
         f"over its prior of at most {100 * policy.advantage:.0f} percentage points on every "
         "evaluation set. Chosen: "
-        + "; ".join(f"{v} ε = {m['default_epsilon']:g} ({m['default_reason']})" for v, m in mechanisms.items())
+        + "; ".join(
+            f"{v} ε = {m['default_epsilon']:g} ({m['default_reason']})"
+            for v, m in mechanisms.items()
+        )
         + "."
     )
     return {"policy": policy._asdict(), "mechanisms": mechanisms, "note": note}

@@ -58,7 +58,9 @@ class StringSpace:
         if path.exists():
             try:
                 with np.load(path, allow_pickle=False) as data:
-                    known = dict(zip((str(s) for s in data["strings"]), data["vectors"], strict=True))
+                    known = dict(
+                        zip((str(s) for s in data["strings"]), data["vectors"], strict=True)
+                    )
             except (OSError, KeyError, ValueError):
                 known = {}
         todo = [s for s in strings if s not in known]
@@ -93,7 +95,9 @@ class StringSpace:
         if self._reduced is None or self._reduced[0] != len(self.rows):
             matrix = self.matrix()
             centred = matrix - matrix.mean(axis=0)
-            _, _, axes = np.linalg.svd(centred[:: max(1, len(centred) // 5000)], full_matrices=False)
+            _, _, axes = np.linalg.svd(
+                centred[:: max(1, len(centred) // 5000)], full_matrices=False
+            )
             self._reduced = (len(self.rows), (centred @ axes[:dim].T).astype(np.float32))
         return self._reduced[1]
 

@@ -93,9 +93,7 @@ def evaluate(
             "top1": float(np.mean(top_k(scores.posterior[idx], truth[idx], 1))),
             "prior_top1": float(np.mean(top_k(scores.prior[idx], truth[idx], 1))),
             "violation": {
-                _key(t): _rates(
-                    violations(shift[idx], unit[idx] * t), counted[idx], documents[idx]
-                )
+                _key(t): _rates(violations(shift[idx], unit[idx] * t), counted[idx], documents[idx])
                 for t in targets
             },
         }

@@ -19,8 +19,8 @@ import numpy as np
 
 from anonymizer.settings import Settings
 from anonymizer.token_dp.embedding import MiniLMEmbedder
-from anonymizer.token_dp.sanitizer import PublicDomain, TokenSanitizer
 from anonymizer.token_dp.sampling import sample_rows
+from anonymizer.token_dp.sanitizer import PublicDomain, TokenSanitizer
 from anonymizer.types import Detection
 from bench.attack_audit import attackers as atk
 from bench.attack_audit.data import Scale, Split, load_splits
@@ -82,7 +82,9 @@ def build_world(scale: Scale, embedder: MiniLMEmbedder, log: Callable[[str], Non
     splits = load_splits(scale)
     log(
         "documents: "
-        + ", ".join(f"{n} {len(s.texts)} docs / {len(s.records)} records" for n, s in splits.items())
+        + ", ".join(
+            f"{n} {len(s.texts)} docs / {len(s.records)} records" for n, s in splits.items()
+        )
         + f" ({time.perf_counter() - started:.0f}s)"
     )
     candidates = candidate_strings(splits)
@@ -186,9 +188,9 @@ def geometry_for(
         if public.centroids is not None:
             cells[category] = public.cluster_of(table.embeddings)
             if variant == "clusant":
-                points[category] = table.embeddings + (cluster_push - 1.0) * public.centroids[
-                    cells[category]
-                ]
+                points[category] = (
+                    table.embeddings + (cluster_push - 1.0) * public.centroids[cells[category]]
+                )
     rows = np.array([[inputs[r.category].row[c] for c in r.candidates] for r in records])
     distances = np.ones((len(records), len(first)))
     claimed = np.ones((len(records), len(first)), dtype=bool)
@@ -269,7 +271,10 @@ def reference_utility(
         sims = public.embeddings @ x
         nearest.append(float(sims.max()))
         uniform.append(float(sims.mean()))
-    return {"similarity_no_noise": float(np.mean(nearest)), "similarity_uniform": float(np.mean(uniform))}
+    return {
+        "similarity_no_noise": float(np.mean(nearest)),
+        "similarity_uniform": float(np.mean(uniform)),
+    }
 
 
 def audit_configuration(
@@ -373,14 +378,18 @@ def run_audit(
     references: dict[str, Any] = {}
     for variant in config.variants:
         sanitizer = sanitizer_factory(variant, embedder)
-        reference = sanitizer if type(sanitizer) is TokenSanitizer else TokenSanitizer(variant, embedder)
+        reference = (
+            sanitizer if type(sanitizer) is TokenSanitizer else TokenSanitizer(variant, embedder)
+        )
         for epsilon in config.epsilons:
             rows.append(
                 audit_configuration(variant, epsilon, world, config, sanitizer, reference, log)
             )
         settings = settings_for(variant, config.epsilons[0], config.scale, config.seed)
         publics = publics_for(sanitizer, world, settings)
-        inputs = {c: category_inputs(publics[c], s, world.space) for c, s in world.candidates.items()}
+        inputs = {
+            c: category_inputs(publics[c], s, world.space) for c, s in world.candidates.items()
+        }
         references[variant] = {
             name: reference_utility(reference, split, inputs, publics, settings)
             for name, split in world.splits.items()

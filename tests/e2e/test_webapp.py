@@ -37,12 +37,13 @@ def test_docx_upload_is_rewritten_with_diffed_spans_and_a_zip(
     screenshot("submit")
     page.click("#submit-button")
     page.wait_for_url("**/jobs/*/")
-    expect(page.locator("#spans")).to_be_visible(timeout=60_000)
-    chip = page.locator("#spans .chip").first
+    expect(page.locator("#output")).to_be_visible(timeout=60_000)
+    chip = page.locator("#output mark.rep").first
     expect(chip).to_have_text("[EMAIL]")
-    expect(chip).to_have_attribute("title", "email address")
-    expect(page.locator("#spans tr.span-pii td").first).to_have_text("jane.doe@example.com")
+    expect(chip).to_have_attribute("data-tip", "email address · found by regex")
     expect(page.locator("#receipt-text")).to_contain_text("Privacy receipt — redact")
+    page.click("#view-side")
+    expect(page.locator(".side .was").first).to_have_text("jane.doe@example.com")
     screenshot("result")
     with page.expect_download() as info:
         page.click("#download-zip")
@@ -52,7 +53,8 @@ def test_docx_upload_is_rewritten_with_diffed_spans_and_a_zip(
     ) and download.suggested_filename.endswith(".zip")
     archive = zipfile.ZipFile(io.BytesIO(open(download.path(), "rb").read()))
     names = archive.namelist()
-    assert len(names) == 3 and all(n.startswith("letter-job") for n in names)
+    assert len(names) == 4 and all(n.startswith("letter-job") for n in names)
+    assert any(n.endswith("-anonymized.docx") for n in names)
     output = archive.read([n for n in names if n.endswith("-anonymized.txt")][0]).decode()
     assert output == "Dear team,\nwrite to [EMAIL] today."
 
@@ -139,9 +141,9 @@ def test_dp_embed_invert_shows_corrector_progress_and_rewritten_chunks(
     expect(page.locator("#job-status .stage")).to_contain_text("correcting step", timeout=90_000)
     expect(page.locator("#job-status progress")).to_be_visible()
     screenshot("job-running")
-    expect(page.locator("#spans")).to_be_visible(timeout=90_000)
-    expect(page.locator("#spans tr.span-chunk")).to_have_count(3)
-    expect(page.locator("#spans .chip")).to_have_text(["[PERSON]", "[EMAIL]"])
+    expect(page.locator("#output")).to_be_visible(timeout=90_000)
+    expect(page.locator("#output .chunk")).to_have_count(3)
+    expect(page.locator("#output mark.rep")).to_have_text(["[PERSON]", "[EMAIL]"])
     expect(page.locator("#receipt-text")).to_contain_text("Guarantee: (eps,delta)-DP")
     expect(page.locator("#receipt-text")).to_contain_text("composition=gdp")
     screenshot("result-dp-embed-invert")

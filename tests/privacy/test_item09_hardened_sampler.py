@@ -53,3 +53,19 @@ def test_item9_without_opendp_the_receipt_keeps_the_caveat(monkeypatch) -> None:
     receipt = anonymizer.plan(TEXT, GAUSSIAN_SETTINGS).receipt
     assert FLOAT_CAVEAT in receipt.caveats
     assert "not hardened" in receipt.details["noise_sampler"]
+
+
+def test_item9_an_operator_may_choose_numpy_and_the_receipt_says_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv(gaussian_noise.SAMPLER_ENV, "numpy")
+    assert gaussian_noise.sampler_for(None) == NUMPY
+    release = clip_and_noise(np.random.default_rng(0).normal(size=(2, 16)), 1.5, 1.0)
+    assert release.sampler == NUMPY
+    receipt = anonymizer.plan(TEXT, GAUSSIAN_SETTINGS).receipt
+    assert FLOAT_CAVEAT in receipt.caveats
+    assert "chosen by the operator" in receipt.details["noise_sampler"]
+
+
+def test_item9_an_unknown_sampler_choice_is_refused(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv(gaussian_noise.SAMPLER_ENV, "fast")
+    with pytest.raises(ValueError, match="ANONYMIZER_NOISE_SAMPLER"):
+        gaussian_noise.sampler_for(None)

@@ -89,13 +89,16 @@ def test_other_users_document_cannot_be_resubmitted_by_id(client, alices_job, bo
 # --- job pages ------------------------------------------------------------------------
 
 
-def test_owner_sees_spans_side_by_side_and_the_receipt(client, alices_job, alice):
+def test_owner_sees_the_flowing_output_with_highlights_and_the_receipt(client, alices_job, alice):
     client.force_login(alice)
     body = client.get(reverse("job_detail", args=[alices_job.pk])).content.decode()
-    assert "Write to [EMAIL] today." in body
-    assert 'class="chip cat-' in body and 'title="email address"' in body
+    assert "Write to [EMAIL] today." in body  # the whole output, as text
+    assert 'class="rep cat-' in body and 'data-tip="email address · found by regex"' in body
+    assert "1 span replaced: 1 email address." in body
     assert "Privacy receipt" in body and "No formal privacy guarantee" in body
     assert "receipt-json" in body
+    side = client.get(reverse("job_detail", args=[alices_job.pk]) + "?view=side").content.decode()
+    assert '<span class="was">jane@example.com</span>' in side
 
 
 def test_owner_downloads_output_receipt_and_zip(client, alices_job, alice):
@@ -132,7 +135,7 @@ def test_status_fragment_polls_while_running_and_stops_when_done(client, alice):
     client.force_login(alice)
     fragment = client.get(reverse("job_status", args=[job.pk]), HTTP_HX_REQUEST="true")
     assert b"hx-trigger" in fragment.content and b"<html" not in fragment.content
-    assert b"visibilityState" in fragment.content
+    assert b"data-poll-when-visible" in fragment.content  # static/js/app.js pauses it when hidden
     done = succeeded_job(alice)
     fragment = client.get(reverse("job_status", args=[done.pk]), HTTP_HX_REQUEST="true")
     assert b"hx-trigger" not in fragment.content
@@ -172,7 +175,8 @@ def test_owner_deletes_the_original_and_keeps_the_receipt(client, alices_job, al
     assert all(span["text"] is None for span in alices_job.spans)
     assert alices_job.receipt.sha256 and alices_job.output == "Write to [EMAIL] today."
     body = client.get(reverse("job_detail", args=[alices_job.pk])).content.decode()
-    assert "original deleted" in body
+    assert "The original was deleted; the output stays in full." in body
+    assert "Write to " in body and "> today." in body  # unchanged text is output too
 
 
 def test_originals_are_purged_after_the_retention_period(alice, settings):

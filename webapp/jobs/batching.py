@@ -1,12 +1,14 @@
 """Claiming several queued jobs with identical settings so the worker can batch them.
 
 A GPU mechanism is much faster on one batch of many chunks than on many small calls; the
-other jobs' own queue messages later find them claimed and do nothing.
+other jobs' own queue messages later find them claimed and do nothing. Companions share the
+mechanism, hence the queue, so a batch never crosses from `cpu` to `gpu`.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from webapp.jobs.models import RewriteJob
@@ -21,7 +23,7 @@ def claim_companions(job: RewriteJob, limit: int) -> list[RewriteJob]:
         return []
     candidates = list(
         RewriteJob.objects.filter(
-            state=State.QUEUED, mechanism=job.mechanism, cancel_requested=False
+            state=State.QUEUED, queue=job.queue, mechanism=job.mechanism, cancel_requested=False
         )
         .exclude(pk=job.pk)
         .order_by("created_at")
@@ -32,7 +34,12 @@ def claim_companions(job: RewriteJob, limit: int) -> list[RewriteJob]:
     now = timezone.now()
     for pk in same:
         if RewriteJob.objects.filter(pk=pk, state=State.QUEUED).update(
-            state=State.RUNNING, started_at=now, heartbeat_at=now, stage="starting (batched)"
+            state=State.RUNNING,
+            started_at=now,
+            heartbeat_at=now,
+            stage="starting (batched)",
+            progress=0.0,
+            attempts=F("attempts") + 1,
         ):
             claimed.append(pk)
     return list(RewriteJob.objects.select_related("document").filter(pk__in=claimed))
@@ -53,10 +60,16 @@ def requeue(job_ids: list[int]) -> None:
 
     with transaction.atomic():
         RewriteJob.objects.filter(pk__in=job_ids, state=State.RUNNING).update(
-            state=State.QUEUED, stage="queued", progress=0.0, started_at=None
+            state=State.QUEUED,
+            stage="queued",
+            progress=0.0,
+            started_at=None,
+            heartbeat_at=None,
+            rung_at=timezone.now(),
+            attempts=F("attempts") - 1,  # stopped for a partner's sake: not a lost attempt
         )
         for job_id in job_ids:
-            transaction.on_commit(lambda job_id=job_id: enqueue_rewrite(job_id))
+            transaction.on_commit(lambda job_id=job_id: enqueue_rewrite(job_id), robust=True)
 
 
 def cancelled_ids(job_ids: list[int]) -> set[int]:

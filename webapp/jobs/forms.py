@@ -13,10 +13,12 @@ from django import forms
 from django.conf import settings as django_settings
 
 from anonymizer import InvalidSettings, Settings, list_mechanisms, mechanism_info
+from anonymizer.choices import DETECTOR_HELP, DETECTOR_NONE_WARNING, detector_none_problem
 from anonymizer.detection.categories import CATEGORIES
+from anonymizer.operators import FAKE_LOCALES, OPERATOR_TITLES
 from anonymizer.registry import MechanismInfo
 from anonymizer.settings import COMPOSITIONS, DETECTORS, parse_float
-from webapp.jobs.documents import DocumentError, check_text, extract_text
+from webapp.jobs.documents import DocumentError, check_size, check_text, extract_text
 
 USER_DETECTORS = [d for d in DETECTORS if d != "gold"]
 DEFAULTS = Settings(mechanism="redact")
@@ -76,7 +78,28 @@ PARAMETER_FIELDS: dict[str, Callable[[], forms.Field]] = {
         required=False, initial=True, label="replace detected PII with placeholders"
     ),
     "detector": lambda: forms.ChoiceField(
-        choices=[(d, d) for d in USER_DETECTORS], initial=DEFAULTS.detector
+        choices=[(d, d) for d in USER_DETECTORS],
+        initial=DEFAULTS.detector,
+        help_text="What each finds and misses is listed below.",
+    ),
+    "operator": lambda: forms.TypedChoiceField(
+        choices=list(OPERATOR_TITLES.items()),
+        required=False,
+        empty_value=None,
+        initial=DEFAULTS.operator,
+        label="replace each span with",
+    ),
+    "mask_keep_length": lambda: forms.BooleanField(
+        required=False,
+        initial=True,
+        label="masks keep the length (otherwise always ****)",
+    ),
+    "fake_locale": lambda: forms.TypedChoiceField(
+        choices=[(loc, loc) for loc in FAKE_LOCALES],
+        required=False,
+        empty_value=None,
+        initial=DEFAULTS.fake_locale,
+        label="locale of realistic fakes",
     ),
     "whitelist_categories": lambda: forms.MultipleChoiceField(
         choices=[(c, c) for c in CATEGORIES],
@@ -165,8 +188,15 @@ class SubmitForm(forms.Form):
     file = forms.FileField(required=False, label="…or upload .txt, .md, .docx or .pdf")
     document = forms.IntegerField(required=False, widget=forms.HiddenInput)
     mechanism = forms.ChoiceField(choices=())
+    pseudonym_set = forms.CharField(
+        max_length=64,
+        required=False,
+        label="keep numbers and fakes consistent across documents named",
+        help_text="Optional. Documents rewritten with the same name here share "
+        "[PERSON_1]-style numbers and fakes.",
+    )
 
-    DOCUMENT_FIELDS = ("name", "text", "file", "document")
+    DOCUMENT_FIELDS = ("name", "text", "file", "document", "pseudonym_set")
 
     def __init__(
         self,
@@ -174,11 +204,13 @@ class SubmitForm(forms.Form):
         user=None,
         mechanism: MechanismInfo | None = None,  # type: ignore[no-untyped-def]
         for_preview: bool = False,
+        oversized_upload: str | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.for_preview = for_preview
+        self.oversized_upload = oversized_upload
         self.info = mechanism or chosen_mechanism(self.data if self.is_bound else self.initial)
         self.fields["mechanism"].choices = mechanism_choices()
         self.fields["mechanism"].initial = self.info.name
@@ -189,16 +221,39 @@ class SubmitForm(forms.Form):
             self.fields["epsilon"].initial = f"{self.info.default_epsilon:g}"
             if self.info.default_epsilon_reason:
                 self.fields["epsilon"].help_text += f" Default: {self.info.default_epsilon_reason}."
+        if "operator" not in self.info.parameters:
+            del self.fields["pseudonym_set"]
         if may_seed(user):
             self.fields["seed"] = PARAMETER_FIELDS["seed"]()
         self.document_text: str | None = None
         self.document_source = "paste"
+        self.original_file: bytes | None = None
         self.existing_document = None
         self.rewrite_settings: Settings | None = None
 
     @property
     def parameter_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.fields if n not in self.DOCUMENT_FIELDS + ("mechanism",)]
+        shown = [n for n in self.fields if n not in self.DOCUMENT_FIELDS + ("mechanism",)]
+        if "pseudonym_set" in self.fields:
+            shown.insert(shown.index("fake_locale") + 1, "pseudonym_set")
+        return [self[n] for n in shown]
+
+    @property
+    def detector_help(self) -> list[tuple[str, str]]:
+        """What each detector option finds and misses (shown under the detector field)."""
+        return [(d, DETECTOR_HELP[d]) for d in USER_DETECTORS if d in DETECTOR_HELP]
+
+    @property
+    def reviewing(self) -> bool:
+        return self.is_bound and "review" in self.data
+
+    @property
+    def detector_warning(self) -> str | None:
+        settings = self.rewrite_settings
+        if settings is not None and settings.detector == "none" and settings.redact_pii:
+            if settings.mechanism == "dp-embed-invert":
+                return DETECTOR_NONE_WARNING
+        return None
 
     @property
     def resubmitting(self) -> str | None:
@@ -221,11 +276,22 @@ class SubmitForm(forms.Form):
     def _clean_document(self, data: dict) -> None:
         upload, text = data.get("file"), data.get("text") or ""
         document_id = data.get("document")
+        if self.oversized_upload:
+            self.add_error(
+                "file",
+                f"{self.oversized_upload!r} is too large; the limit is "
+                f"{django_settings.MAX_DOCUMENT_BYTES:,} bytes.",
+            )
+            return
         try:
             if upload is not None:
                 if text.strip():
                     raise DocumentError("Paste text or upload a file, not both.")
-                self.document_text, self.document_source = extract_text(upload.name, upload.read())
+                check_size(upload.size, repr(upload.name))
+                data_bytes = upload.read()
+                self.document_text, self.document_source = extract_text(upload.name, data_bytes)
+                if self.document_source == "docx":
+                    self.original_file = data_bytes
                 data["name"] = data.get("name") or upload.name
             elif text.strip():
                 self.document_text = check_text(text, "The pasted text")
@@ -259,13 +325,22 @@ class SubmitForm(forms.Form):
         except InvalidSettings as exc:
             self.add_error(exc.field if exc.field in self.fields else None, exc.message)
             return
+        except (ValueError, ArithmeticError, TypeError) as exc:
+            self.add_error(None, f"These settings cannot be used ({type(exc).__name__}).")
+            return
+        if self.reviewing and not self.rewrite_settings.redact_pii:
+            self.add_error("redact_pii", "A review chooses the spans to replace: turn this on.")
+        problem = detector_none_problem(self.rewrite_settings, reviewing=self.reviewing)
+        if problem:
+            self.add_error("detector" if "detector" in self.fields else None, problem)
         reason = self.info.unavailable_reason()
         if reason and not self.for_preview:
             self.add_error("mechanism", f"This mechanism is unavailable here: {reason}")
 
 
 def _default_name(text: str | None) -> str:
+    """A neutral name: the document's first words would put personal data into the name,
+    which stays in the history, file names and receipts after the original is deleted."""
     if not text:
         return "untitled"
-    first = text.strip().splitlines()[0][:40].strip()
-    return first or "untitled"
+    return f"Pasted text ({len(text.split()):,} words)"

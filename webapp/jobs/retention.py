@@ -1,7 +1,7 @@
 """Purging originals: by the owner on request, and automatically after the retention period.
 
-Receipts, ledger entries and outputs stay; the original text and the original pieces kept
-in the job's span trace are removed.
+Receipts, ledger entries and outputs stay; the original text, the uploaded file, the
+original pieces kept in the job's span trace, reviews and restore mappings are removed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.models import Document, ReplacementMapping, Review, RewriteJob
 from webapp.ledger import services as ledger
 
 log = logging.getLogger(__name__)
@@ -23,11 +23,14 @@ def purge_document(document: Document) -> None:
     """Remove the original text of a document and of its jobs' span traces."""
     with transaction.atomic():
         for job in RewriteJob.objects.filter(document=document).only("pk", "spans"):
-            job.spans = [{**span, "text": None} for span in job.spans]
+            job.spans = [purged_span(span) for span in job.spans]
             job.save(update_fields=["spans"])
+        ReplacementMapping.objects.filter(job__document=document).delete()
+        Review.objects.filter(document=document).delete()
         document.text = ""
+        document.original_file = None
         document.purged_at = timezone.now()
-        document.save(update_fields=["text", "purged_at"])
+        document.save(update_fields=["text", "original_file", "purged_at"])
         queued = RewriteJob.objects.filter(document=document, state=RewriteJob.State.QUEUED)
         for job_id in queued.values_list("pk", flat=True):
             ledger.release_reservation(job_id)
@@ -38,6 +41,13 @@ def purge_document(document: Document) -> None:
             stage="cancelled: original deleted",
         )
     log.info("document %s purged", document.pk)
+
+
+def purged_span(span: dict) -> dict:
+    """A span without its original text; unchanged text is output too, so it stays as such."""
+    if not span.get("is_pii") and span.get("rewritten") is None and "output" not in span:
+        return {**span, "output": span.get("text"), "text": None}
+    return {**span, "text": None}
 
 
 def purge_expired_documents(now=None) -> int:  # type: ignore[no-untyped-def]

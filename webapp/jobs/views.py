@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-import json
+import logging
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from anonymizer import AnonymizerError, list_mechanisms
-from anonymizer.api import plan as plan_rewrite
+from anonymizer import list_mechanisms
 from webapp.jobs import services
-from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json, receipt_text
+from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
 from webapp.jobs.forms import SubmitForm
-from webapp.jobs.models import Document, RewriteJob
-from webapp.jobs.presentation import span_rows
+from webapp.jobs.models import Document, Review, RewriteJob
+from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
+from webapp.jobs.result import result_context
 from webapp.jobs.retention import purge_document
+from webapp.jobs.review import attach_pseudonym_set, start_review_from_form
+from webapp.jobs.uploads import oversized_upload
 from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
+
+log = logging.getLogger(__name__)
 
 
 def _get_job_for_user(request: HttpRequest, job_id: int) -> RewriteJob:
@@ -39,7 +44,10 @@ def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
 @login_required
 def submit(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and "choose" not in request.POST:
-        form = SubmitForm(request.POST, request.FILES, user=request.user)
+        form = _bound_form(request)
+        if form.is_valid() and form.reviewing:
+            review = start_review_from_form(request.user, form)
+            return redirect("review_detail", review_id=review.pk)
         if form.is_valid():
             job = _submit_valid_form(request, form)
             if job is not None:
@@ -51,27 +59,43 @@ def submit(request: HttpRequest) -> HttpResponse:
     return render(request, "jobs/submit.html", {"form": form, "mechanisms": list_mechanisms()})
 
 
+def _bound_form(request: HttpRequest, **kwargs) -> SubmitForm:  # type: ignore[no-untyped-def]
+    files = request.FILES  # parses the body, so an oversized upload is known below
+    return SubmitForm(
+        request.POST, files, user=request.user, oversized_upload=oversized_upload(request), **kwargs
+    )
+
+
 def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | None:
     try:
-        planned = plan_rewrite(form.document_text, form.rewrite_settings).receipt
-    except AnonymizerError as exc:
+        planned = plan_bounded(form.document_text, form.rewrite_settings).receipt
+    except PlanningError as exc:
         form.add_error(None, str(exc))
         return None
     try:
-        if form.existing_document is not None:
-            return services.submit_job(
-                request.user, form.existing_document, form.rewrite_settings, planned=planned
-            )
-        return services.submit_text(
-            request.user,
-            name=form.cleaned_data["name"],
-            text=form.document_text,
-            rewrite_settings=form.rewrite_settings,
-            source=form.document_source,
-            planned=planned,
-        )
+        with transaction.atomic():  # the set is attached before the worker is rung
+            if form.existing_document is not None:
+                job = services.submit_job(
+                    request.user, form.existing_document, form.rewrite_settings, planned=planned
+                )
+            else:
+                job = services.submit_text(
+                    request.user,
+                    name=form.cleaned_data["name"],
+                    text=form.document_text,
+                    rewrite_settings=form.rewrite_settings,
+                    source=form.document_source,
+                    planned=planned,
+                    original_file=form.original_file,
+                )
+            attach_pseudonym_set(job, form.cleaned_data.get("pseudonym_set", ""))
+            return job
     except BudgetExceeded as exc:
         form.add_error(None, str(exc))
+        return None
+    except PLANNING_ERRORS as exc:  # the ledger's maths on extreme settings
+        log.info("submission refused: %s: %s", type(exc).__name__, exc)
+        form.add_error(None, planning_message(exc))
         return None
 
 
@@ -87,7 +111,12 @@ def _initial_from_job(request: HttpRequest) -> dict:
     job_id = request.GET.get("from_job", "")
     if job_id.isdigit():
         job = _get_job_for_user(request, int(job_id))
-        initial.update({k: v for k, v in job.settings.items() if v not in (None, [], "")})
+        review = Review.objects.filter(job=job).first()  # a reviewed job ran with gold spans
+        chosen = review.settings if review is not None else job.settings
+        initial.update({k: v for k, v in chosen.items() if v not in (None, [], "")})
+        for key in ("allow_list", "deny_list", "sensitive_words"):  # one string per line
+            if isinstance(initial.get(key), list):
+                initial[key] = "\n".join(initial[key])
         initial["mechanism"] = request.GET.get("mechanism") or job.mechanism
         if not job.document.is_purged:
             initial.update(document=job.document.pk, name=job.document.name)
@@ -112,16 +141,24 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
     if not has_document:
         form = SubmitForm(initial={"mechanism": request.POST.get("mechanism")}, user=request.user)
         return render(request, "jobs/submit.html#preview", {"form": form, "preview": None})
-    form = SubmitForm(request.POST, request.FILES, user=request.user, for_preview=True)
+    form = _bound_form(request, for_preview=True)
     context: dict = {"form": form, "preview": None, "unavailable": form.info.unavailable_reason()}
     if form.is_valid():
         try:
-            planned = plan_rewrite(form.document_text, form.rewrite_settings)
-            context["preview"] = planned.receipt
-            context["preview_pii"] = sum(1 for s in planned.spans if s.is_pii)
+            planned = plan_bounded(form.document_text, form.rewrite_settings)
             context["budget_after"] = remaining_after(request.user, planned.receipt)
-        except AnonymizerError as exc:
+        except PlanningError as exc:
             context["preview_error"] = str(exc)
+        except PLANNING_ERRORS as exc:
+            context["preview_error"] = planning_message(exc)
+        else:
+            context.update(
+                preview=planned.receipt,
+                preview_pii=planned.n_pii,
+                preview_exact=planned.exact,
+                preview_chars=planned.n_chars,
+                inline_plan_max_chars=settings.INLINE_PLAN_MAX_CHARS,
+            )
     return render(request, "jobs/submit.html#preview", context)
 
 
@@ -131,7 +168,10 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
 @login_required
 def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
     job = _get_job_for_user(request, job_id)
-    return render(request, "jobs/job_detail.html", _job_context(job))
+    context = _job_context(job, request)
+    if request.htmx and request.GET.get("part") == "result":
+        return render(request, "jobs/job_detail.html#result", context)
+    return render(request, "jobs/job_detail.html", context)
 
 
 @login_required
@@ -153,17 +193,16 @@ def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     return redirect("job_detail", job_id=job.pk)
 
 
-def _job_context(job: RewriteJob) -> dict:
+def _job_context(job: RewriteJob, request: HttpRequest | None = None) -> dict:
     receipt = getattr(job, "receipt", None) if job.state == RewriteJob.State.SUCCEEDED else None
     context: dict = {
         "job": job,
         "receipt": receipt,
-        "rows": span_rows(job.spans),
+        "output_preview": job.output[: settings.JOB_PAGE_OUTPUT_CHARS],
         "retention_days": settings.DOCUMENT_RETENTION_DAYS,
     }
     if receipt is not None:
-        context["receipt_json"] = json.dumps(receipt.payload, indent=2, ensure_ascii=False)
-        context["receipt_text"] = receipt_text(receipt)
+        context.update(result_context(job, receipt, request))
     return context
 
 

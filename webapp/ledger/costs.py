@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from anonymizer.accounting import composed_epsilon, gdp_mu, plan_gaussian_noise
@@ -128,6 +129,7 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
     )
 
 
+@lru_cache(maxsize=1024)  # a numerical solve, asked for on every page with a budget
 def cap_mu_squared(epsilon_cap: float | None, delta_cap: float) -> float:
     """μ_B² of a cap (ε_B, δ_B): 1/get_sigma_gaussian(ε_B, δ_B)²; no cap is ∞, δ_B = 0 is 0."""
     if epsilon_cap is None or math.isinf(epsilon_cap):

@@ -138,7 +138,11 @@ class LedgerEntry(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(mu_squared__gte=0), name="ledger_mu_squared_gte_0"),
         ]
-        indexes = [models.Index(fields=["owner", "status"])]
+        indexes = [
+            models.Index(fields=["owner", "status"]),
+            # budget summaries: per-kind sums and the newest releases of a kind
+            models.Index(fields=["owner", "status", "kind", "created_at"], name="ledger_summary"),
+        ]
 
     def __str__(self) -> str:
         return f"ledger entry for job {self.job_id} ({self.status})"

@@ -30,7 +30,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import Count, F, Sum
 from django.utils import timezone
 
 from anonymizer.accounting import composed_epsilon
@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 Status = LedgerEntry.Status
 Kind = LedgerEntry.Kind
 ACTIVE_STATES = (RewriteJob.State.QUEUED, RewriteJob.State.RUNNING)
+# Releases of each non-Gaussian kind a page summary lists by job (the newest); counts and
+# totals always cover all of them.
+LISTED_RELEASES = 50
 
 
 class BudgetExceeded(Exception):
@@ -112,17 +115,34 @@ class BudgetSummary:
     other: list[Release] = field(default_factory=list)
     no_guarantee: list[Release] = field(default_factory=list)
     require_formal_guarantee: bool = False
+    # set when the lists above hold only the newest LISTED_RELEASES (aggregate summaries)
+    n_d_privacy: int | None = None
+    n_other: int | None = None
+    n_no_guarantee: int | None = None
+    notion_totals: tuple[NotionTotal, ...] | None = None
+
+    @property
+    def d_privacy_count(self) -> int:
+        return len(self.d_privacy) if self.n_d_privacy is None else self.n_d_privacy
+
+    @property
+    def other_count(self) -> int:
+        return len(self.other) if self.n_other is None else self.n_other
+
+    @property
+    def no_guarantee_count(self) -> int:
+        return len(self.no_guarantee) if self.n_no_guarantee is None else self.n_no_guarantee
 
     @property
     def capped(self) -> bool:
         return not math.isinf(self.mu_squared_cap)
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_spent(self) -> float:
         """Exact ε(δ) of all charged releases: get_epsilon_gaussian(1/μ, δ)."""
         return composed_epsilon(self.mu_squared_spent, self.delta)
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_committed(self) -> float:
         """Exact ε(δ) including the reservations of queued and running jobs."""
         return composed_epsilon(self.mu_squared_spent + self.mu_squared_reserved, self.delta)
@@ -131,7 +151,7 @@ class BudgetSummary:
     def mu_squared_available(self) -> float:
         return self.mu_squared_cap - self.mu_squared_spent - self.mu_squared_reserved
 
-    @property
+    @cached_property  # a numerical solve; pages read it several times
     def epsilon_remaining(self) -> float | None:
         """The ε (at δ) one more release could still use; None without a cap."""
         if not self.capped:
@@ -151,10 +171,14 @@ class BudgetSummary:
     @property
     def coverage(self) -> str:
         """What the spent-ε figure covers, and what it leaves out, in one line."""
-        return coverage_note(self.n_gaussian_releases, self.no_guarantee, len(self.other))
+        return coverage_note(
+            self.n_gaussian_releases, self.no_guarantee, self.other_count, self.no_guarantee_count
+        )
 
     @property
     def other_totals(self) -> list[NotionTotal]:
+        if self.notion_totals is not None:
+            return list(self.notion_totals)
         totals: dict[str, list[float]] = {}
         for release in self.other:
             totals.setdefault(release.notion, []).append(release.epsilon or 0.0)
@@ -180,10 +204,15 @@ class BudgetAfter:
     coverage: str = ""  # what "spent after it" covers, and which releases it leaves out
 
 
-def coverage_note(n_formal: int, no_guarantee: list[Release], n_other: int = 0) -> str:
+def coverage_note(
+    n_formal: int,
+    no_guarantee: list[Release],
+    n_other: int = 0,
+    n_no_guarantee: int | None = None,
+) -> str:
     """“covers N formally private releases; M without a guarantee (jobs …) are not in it”."""
     text = f"covers {n_formal} formally private release{'s' if n_formal != 1 else ''}"
-    m = len(no_guarantee)
+    m = len(no_guarantee) if n_no_guarantee is None else n_no_guarantee
     if m:
         jobs = ", ".join(str(r.job_id) for r in no_guarantee[:20])
         more = f" and {m - 20} more" if m > 20 else ""
@@ -210,7 +239,7 @@ def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
         raise RuntimeError("reserve_for_job must run inside the job's transaction")
     cost = costs.release_cost(planned)
     if cost.chargeable or cost.kind == Kind.NONE:  # other notions are always admitted
-        summary = _summarise(_lock_budget(job.owner), ledger_entries(job.owner_id))
+        summary = _aggregate_summary(_lock_budget(job.owner), job.owner_id)
         if not _fits(summary, cost):
             raise BudgetExceeded(summary, cost, planned)
     entry = LedgerEntry.objects.create(
@@ -265,8 +294,7 @@ def _recheck_at_charge(job: RewriteJob, cost: ReleaseCost, reserved_mu_squared: 
             reserved_mu_squared,
         )
     budget = _lock_budget(job.owner)
-    others = [e for e in ledger_entries(job.owner_id) if e.job_id != job.pk]
-    summary = _summarise(budget, others)
+    summary = _aggregate_summary(budget, job.owner_id, exclude_job_id=job.pk)
     if _fits(summary, cost):
         return
     if cost.kind == Kind.NONE:
@@ -327,8 +355,12 @@ def _lock_budget(user) -> UserBudget:  # type: ignore[no-untyped-def]
 
 
 def budget_summary(user) -> BudgetSummary:  # type: ignore[no-untyped-def]
-    """The user's spent (exact and basic), reserved and remaining budget, and other notions."""
-    return _summarise(cap_for(user), ledger_entries(user.pk))
+    """The user's spent (exact and basic), reserved and remaining budget, and other notions.
+
+    Computed in the database (a few aggregate queries, whatever the number of jobs); the
+    lists of non-Gaussian releases hold the newest LISTED_RELEASES, their counts cover all.
+    """
+    return _aggregate_summary(cap_for(user), user.pk)
 
 
 def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-untyped-def]
@@ -356,6 +388,106 @@ def effective_status(entry: LedgerEntry) -> str:
     if entry.job.state in ACTIVE_STATES:
         return Status.RESERVED
     return Status.RELEASED
+
+
+def _aggregate_summary(
+    cap: CapFields, owner_id: int, exclude_job_id: int | None = None
+) -> BudgetSummary:
+    """The same figures as `_summarise`, summed by the database instead of row by row.
+
+    Settled entries (charged or released) are summed per kind in one GROUP BY without
+    touching the jobs; only entries still marked reserved (a user's few queued or running
+    jobs) are read with their job to work out their effective status.
+    """
+    entries = LedgerEntry.objects.filter(owner_id=owner_id)
+    if exclude_job_id is not None:
+        entries = entries.exclude(job_id=exclude_job_id)
+    settled = {
+        row["kind"]: row
+        for row in entries.filter(status=Status.CHARGED)
+        .values("kind")
+        .annotate(n=Count("pk"), mu=Sum("mu_squared"), eps=Sum("basic_epsilon"))
+        .annotate(dlt=Sum("basic_delta"))
+        .order_by()
+    }
+    pending = list(entries.filter(status=Status.RESERVED).select_related("job"))
+    spent = [settled[k]["mu"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    basic_eps = [settled[k]["eps"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    basic_delta = [settled[k]["dlt"] for k in LedgerEntry.CHARGEABLE if k in settled]
+    n_spent = sum(settled[k]["n"] for k in LedgerEntry.CHARGEABLE if k in settled)
+    counts = {kind: settled[kind]["n"] if kind in settled else 0 for kind in _LISTED_KINDS}
+    reserved: list[float] = []
+    pending_charged: list[LedgerEntry] = []
+    for entry in pending:
+        status = effective_status(entry)
+        if status == Status.RESERVED and entry.kind in LedgerEntry.CHARGEABLE:
+            reserved.append(entry.mu_squared)
+        elif status == Status.CHARGED:
+            pending_charged.append(entry)
+            if entry.kind in LedgerEntry.CHARGEABLE:
+                spent.append(entry.mu_squared)
+                basic_eps.append(entry.basic_epsilon)
+                basic_delta.append(entry.basic_delta)
+                n_spent += 1
+            if entry.kind in counts:
+                counts[entry.kind] += 1
+    listed = {
+        kind: _newest_releases(entries, kind, [e for e in pending_charged if e.kind == kind])
+        if counts[kind]
+        else []
+        for kind in _LISTED_KINDS
+    }
+    return BudgetSummary(
+        epsilon_cap=cap.epsilon_cap,
+        delta=cap.delta_cap,
+        mu_squared_cap=costs.cap_mu_squared(cap.epsilon_cap, cap.delta_cap),
+        mu_squared_spent=math.fsum(spent),
+        mu_squared_reserved=math.fsum(reserved),
+        n_reserved_jobs=len(reserved),
+        n_gaussian_releases=n_spent,
+        basic_epsilon=math.fsum(basic_eps),
+        basic_delta=math.fsum(basic_delta),
+        d_privacy=listed[Kind.D_PRIVACY],
+        other=listed[Kind.OTHER],
+        no_guarantee=listed[Kind.NONE],
+        require_formal_guarantee=cap.require_formal_guarantee,
+        n_d_privacy=counts[Kind.D_PRIVACY],
+        n_other=counts[Kind.OTHER],
+        n_no_guarantee=counts[Kind.NONE],
+        notion_totals=_notion_totals(entries, pending_charged) if counts[Kind.OTHER] else (),
+    )
+
+
+def _newest_releases(entries, kind: str, pending: list[LedgerEntry]) -> list[Release]:  # type: ignore[no-untyped-def]
+    """The newest LISTED_RELEASES charged releases of a kind, oldest first like the full lists."""
+    newest = list(
+        entries.filter(status=Status.CHARGED, kind=kind)
+        .defer("events")
+        .order_by("-created_at", "-pk")[:LISTED_RELEASES]
+    )
+    merged = sorted([*newest, *pending], key=lambda e: (e.created_at, e.pk))
+    return [_release(entry) for entry in merged[-LISTED_RELEASES:]]
+
+
+def _notion_totals(entries, pending: list[LedgerEntry]) -> tuple[NotionTotal, ...]:  # type: ignore[no-untyped-def]
+    totals: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+    for row in (
+        entries.filter(status=Status.CHARGED, kind=Kind.OTHER)
+        .values("notion")
+        .annotate(n=Count("pk"), eps=Sum("epsilon"))
+        .order_by()
+    ):
+        totals.setdefault(row["notion"], []).append(row["eps"] or 0.0)
+        counts[row["notion"]] = counts.get(row["notion"], 0) + row["n"]
+    for entry in pending:
+        if entry.kind == Kind.OTHER:
+            totals.setdefault(entry.notion, []).append(entry.epsilon or 0.0)
+            counts[entry.notion] = counts.get(entry.notion, 0) + 1
+    return tuple(NotionTotal(n, counts[n], math.fsum(totals[n])) for n in sorted(totals))
+
+
+_LISTED_KINDS = (Kind.D_PRIVACY, Kind.OTHER, Kind.NONE)
 
 
 def _entry_query():  # type: ignore[no-untyped-def]
@@ -494,7 +626,7 @@ def _with_message(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost)
             f"administrator set this), and this one would carry none ({cost.notion})."
         )
     elif cost.kind == Kind.NONE:
-        m = len(summary.no_guarantee) + 1
+        m = summary.no_guarantee_count + 1
         text = (
             f"This release carries no formal privacy guarantee ({cost.notion}); it costs "
             "nothing against your (ε, δ) cap, which does not bound it. It is listed in your "
@@ -556,7 +688,7 @@ def _refusal(after: BudgetAfter, summary: BudgetSummary, cost: ReleaseCost) -> s
 def _committed_coverage(summary: BudgetSummary, extra: int = 0) -> str:
     """What a committed figure (charged + pending, + `extra` planned) covers."""
     n = summary.n_gaussian_releases + summary.n_reserved_jobs + extra
-    return coverage_note(n, summary.no_guarantee)
+    return coverage_note(n, summary.no_guarantee, n_no_guarantee=summary.no_guarantee_count)
 
 
 def _pending_note(summary: BudgetSummary) -> str:

@@ -100,7 +100,9 @@ def test_the_sentence_gives_figures_provenance_and_says_it_is_no_guarantee() -> 
     assert "2026-01-02" in text and "9.9.9" in text
     assert "ε = 6 was not audited" in text and "nearest audited ε = 4" in text
     assert "candidates_per_category = 500 (audited 2000)" in text
-    exact = audit_sentence(audit_entry("santext", 4.0, TABLE), settings(candidates_per_category=2000))
+    exact = audit_sentence(
+        audit_entry("santext", 4.0, TABLE), settings(candidates_per_category=2000)
+    )
     assert "not audited" not in exact and "differ" not in exact
 
 
@@ -176,7 +178,10 @@ def test_the_remap_table_is_cached_per_epsilon(embedder) -> None:  # type: ignor
 def test_the_registered_default_epsilon_reaches_cli_and_form(capsys) -> None:  # type: ignore[no-untyped-def]
     from anonymizer.cli import main
 
-    assert main(["--mechanism", "santext", "--plan", "--json", "--text", "hi", "--detector", "none"]) == 0
+    assert (
+        main(["--mechanism", "santext", "--plan", "--json", "--text", "hi", "--detector", "none"])
+        == 0
+    )
     planned = json.loads(capsys.readouterr().out)
     assert planned["receipt"]["details"]["epsilon"] == default_epsilon("santext")
     assert main(["--mechanism", "dp-embed-invert", "--plan", "--json", "--text", "hi"]) == 0

@@ -314,11 +314,13 @@ def test_a_job_that_ends_after_a_noised_release_stays_charged(alice, end):
 
 
 def test_jobs_failed_by_the_stale_job_reaper_stop_holding_budget(alice, settings):
-    settings.JOB_HEARTBEAT_STALE_SECONDS = 0
+    from webapp.jobs.sweep import recover_stale_jobs
+
+    settings.JOB_MAX_ATTEMPTS = 1  # a lost worker on the last attempt fails the job
     job = submit(alice, gaussian_receipt())
     services.claim_job(job.pk)
     RewriteJob.objects.filter(pk=job.pk).update(heartbeat_at="2000-01-01T00:00:00Z")
-    assert services.fail_stale_jobs() == 1
+    assert recover_stale_jobs().failed == [job.pk]
     assert _reserved_state(alice) == (0, 0)
 
 

@@ -1,0 +1,373 @@
+"""Load benchmark: history and job pages under many clients, against real gunicorn.
+
+One user owns 10,000 jobs, each with a ledger entry (and a receipt when it succeeded); a few
+jobs have thousands of spans. For each database (SQLite, the embedded default, and a
+throwaway PostgreSQL server from Debian's package) the script migrates and seeds a fresh
+database, starts gunicorn as scripts/run.sh does (2 workers x 4 threads), and measures:
+
+- single client: one request at a time, no pause (p50/p95 per page);
+- 50 clients, each waiting 1 s between requests (p50/p95/p99 per page, req/s, errors);
+- closed loop: 8 clients without pauses, the most requests per second the server gives.
+
+Usage: python -m bench.load_bench [--db sqlite,postgres] [--jobs 10000] [--clients 50]
+                                  [--duration 60]
+Writes bench/results/load.json. Timings on a shared 2-core machine are noisy; the client
+threads run on the same cores as the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+HISTORY_URLS = [
+    "/history/",
+    "/history/?page={page}",
+    "/history/?sort=-epsilon&page={page}",
+    "/history/?sort=document",
+    "/history/?sort=-k",
+    "/history/?state=failed",
+    "/history/?mechanism=santext&page=2",
+    "/history/?q=report-12",
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", default="sqlite,postgres")
+    parser.add_argument("--jobs", type=int, default=10_000)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one database
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args)))
+        return
+    results = {"jobs": args.jobs, "clients": args.clients, "think_s": args.think}
+    for db in args.db.split(","):
+        results[db] = run_in_child(db, args)
+        print(f"{db}: {json.dumps(results[db], indent=1)}", flush=True)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "load.json").write_text(json.dumps(results, indent=2))
+
+
+def run_in_child(db: str, args: argparse.Namespace) -> dict:
+    """Each database in its own process: Django's settings are fixed once set up."""
+    var_dir = Path(tempfile.mkdtemp(prefix=f"load-bench-{db}-"))
+    env = {
+        **os.environ,
+        "ANONYMIZER_VAR_DIR": str(var_dir),
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_DEBUG": "0",
+        "ANONYMIZER_WEB_WARM_DETECTOR": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("DATABASE_URL", None)
+    server = None
+    if db == "postgres":
+        sys.path.insert(0, str(ROOT))
+        from tests.processes import PostgresServer
+
+        server = PostgresServer()
+        server.start()
+        env["DATABASE_URL"] = server.create_database("bench")
+    try:
+        argv = [sys.executable, "-m", "bench.load_bench", "--one", db, "--jobs", str(args.jobs)]
+        argv += ["--clients", str(args.clients), "--think", str(args.think)]
+        argv += ["--duration", str(args.duration)]
+        done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{db} run failed:\n{done.stderr[-4000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def run_one(args: argparse.Namespace) -> dict:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    started = time.monotonic()
+    user, job_ids = seed(args.jobs)
+    seed_s = time.monotonic() - started
+    cookie = session_cookie(user)
+    vendor = connection.vendor
+    connection.close()
+    port = free_port()
+    gunicorn = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "webapp.wsgi:application",
+            "-c",
+            "webapp/gunicorn.conf.py",
+        ]
+        + ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4"]
+        + ["--control-socket", str(Path(os.environ["ANONYMIZER_VAR_DIR"]) / "gunicorn.ctl")],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_serving(port, cookie)
+        rng = random.Random(0)
+        urls = Urls(job_ids, rng)
+        for _ in range(20):  # warm both workers' caches and connections
+            get(port, cookie, urls.history())
+            get(port, cookie, urls.job())
+        single = {
+            "history": summarise([get(port, cookie, urls.history()) for _ in range(60)]),
+            "job": summarise([get(port, cookie, urls.job()) for _ in range(60)]),
+        }
+        loaded = run_clients(port, cookie, urls, args.clients, args.think, args.duration)
+        closed = run_clients(port, cookie, urls, 8, 0.0, min(args.duration, 30.0))
+    finally:
+        gunicorn.terminate()
+        gunicorn.wait(30)
+    return {
+        "database": vendor,
+        "seed_s": round(seed_s, 1),
+        "single_client": single,
+        f"{args.clients}_clients_think_{args.think:g}s": loaded,
+        "closed_loop_8_clients": {"req_per_s": closed["req_per_s"], "errors": closed["errors"]},
+    }
+
+
+class Urls:
+    def __init__(self, job_ids: list[int], rng: random.Random) -> None:
+        self.job_ids, self.rng = job_ids, rng
+        self.lock = threading.Lock()
+
+    def history(self) -> str:
+        with self.lock:
+            return self.rng.choice(HISTORY_URLS).format(page=self.rng.randint(1, 400))
+
+    def job(self) -> str:
+        with self.lock:
+            return f"/jobs/{self.rng.choice(self.job_ids)}/"
+
+
+def get(port: int, cookie: str, url: str, connection=None) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    """(milliseconds, status) of one GET; a fresh connection unless one is given."""
+    conn = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    conn.request("GET", url, headers={"Cookie": cookie, "Host": "127.0.0.1"})
+    response = conn.getresponse()
+    response.read()
+    elapsed = (time.perf_counter() - started) * 1000
+    if connection is None:
+        conn.close()
+    return elapsed, response.status
+
+
+def run_clients(port: int, cookie: str, urls: Urls, n: int, think: float, duration: float) -> dict:
+    """n clients alternating history and job pages, each pausing `think` s between requests."""
+    samples: dict[str, list[float]] = {"history": [], "job": []}
+    errors: list[int] = []
+    lock = threading.Lock()
+    warm_up = min(5.0, duration / 6)
+    start = time.monotonic()
+    deadline = start + warm_up + duration
+
+    def client(index: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        time.sleep(think * index / max(n, 1))
+        kind = "history" if index % 2 else "job"
+        while time.monotonic() < deadline:
+            url = urls.history() if kind == "history" else urls.job()
+            try:
+                ms, status = get(port, cookie, url, conn)
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                ms, status = 0.0, 599
+            if time.monotonic() - start > warm_up:
+                with lock:
+                    samples[kind].append(ms)
+                    if status != 200:
+                        errors.append(status)
+            kind = "job" if kind == "history" else "history"
+            if think:
+                time.sleep(think)
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    result = {kind: summarise([(ms, 200) for ms in values]) for kind, values in samples.items()}
+    result["all"] = summarise([(ms, 200) for values in samples.values() for ms in values])
+    result["req_per_s"] = round(sum(len(v) for v in samples.values()) / duration, 1)
+    result["errors"] = len(errors)
+    return result
+
+
+def summarise(samples: list[tuple[float, int]]) -> dict:
+    times = sorted(ms for ms, _ in samples)
+    if not times:
+        return {"n": 0}
+    return {
+        "n": len(times),
+        "p50_ms": round(statistics.median(times), 1),
+        "p95_ms": round(percentile(times, 95), 1),
+        "p99_ms": round(percentile(times, 99), 1),
+        "max_ms": round(times[-1], 1),
+        "non_200": sum(1 for _, status in samples if status != 200),
+    }
+
+
+def percentile(sorted_times: list[float], p: float) -> float:
+    index = min(len(sorted_times) - 1, max(0, round(p / 100 * len(sorted_times)) - 1))
+    return sorted_times[index]
+
+
+def wait_until_serving(port: int, cookie: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if get(port, cookie, "/history/")[1] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit("gunicorn did not start")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def session_cookie(user) -> str:  # type: ignore[no-untyped-def]
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def seed(n_jobs: int):  # type: ignore[no-untyped-def]
+    """One user with n_jobs jobs, each with a ledger entry (and a receipt if it succeeded)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from anonymizer import Settings
+    from anonymizer.api import plan
+    from anonymizer.receipts import receipt_dict, span_dict
+    from webapp.jobs.models import Document, Receipt, RewriteJob
+    from webapp.ledger import costs
+    from webapp.ledger.models import LedgerEntry
+    from webapp.ledger.services import _entry_fields as entry_fields
+
+    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    text = "Mail jane.doe@example.com about the merger, or call +1 415-555-0188. " * 4
+    kinds = {
+        "redact": Settings(mechanism="redact", detector="regex"),
+        "dp-embed-invert": Settings(mechanism="dp-embed-invert", detector="regex", epsilon=1),
+        "santext": Settings(mechanism="santext", detector="regex", epsilon=4),
+    }
+    planned = {name: plan(text, s) for name, s in kinds.items()}
+    mechanisms = list(kinds)
+    states = ["succeeded"] * 8 + ["failed", "cancelled"]
+    now = timezone.now()
+    docs = Document.objects.bulk_create(
+        [
+            Document(
+                owner=user, name=f"report-{i}.txt", text=text, sha256="0" * 64, n_chars=len(text)
+            )
+            for i in range(n_jobs)
+        ],
+        batch_size=1000,
+    )
+    jobs = []
+    for i, doc in enumerate(docs):
+        mechanism = mechanisms[i % len(mechanisms)]
+        spans = [span_dict(s) for s in planned[mechanism].spans]
+        if i % 500 == 0:
+            spans = spans * 200  # a few long documents (thousands of spans)
+        jobs.append(
+            RewriteJob(
+                owner=user,
+                document=doc,
+                mechanism=mechanism,
+                queue="gpu" if mechanism == "dp-embed-invert" else "cpu",
+                state=states[i % len(states)],
+                settings=kinds[mechanism].to_dict(),
+                epsilon=None if mechanism == "redact" else kinds[mechanism].epsilon,
+                delta=1e-3 if mechanism == "dp-embed-invert" else None,
+                n_chunks=planned[mechanism].receipt.n_chunks,
+                spans=spans,
+                output=text,
+                progress=1.0,
+                stage="done",
+                attempts=1,
+            )
+        )
+    jobs = RewriteJob.objects.bulk_create(jobs, batch_size=500)
+    entries, receipts = [], []
+    for i, job in enumerate(jobs):
+        receipt = planned[job.mechanism].receipt
+        succeeded = job.state == "succeeded"
+        entries.append(
+            LedgerEntry(
+                job=job,
+                owner=user,
+                status="charged" if succeeded else "released",
+                settled_at=now,
+                **entry_fields(costs.release_cost(receipt)),
+            )
+        )
+        if succeeded:
+            receipts.append(
+                Receipt(
+                    job=job,
+                    owner=user,
+                    payload=receipt_dict(receipt),
+                    sha256=f"{i:064x}",
+                    prev_sha256=f"{i - 1:064x}" if receipts else "",
+                )
+            )
+    LedgerEntry.objects.bulk_create(entries, batch_size=1000)
+    Receipt.objects.bulk_create(receipts, batch_size=1000)
+    ids = [job.pk for job in jobs]
+    for start in range(0, len(ids), 1000):  # spread creation times over months
+        RewriteJob.objects.filter(pk__in=ids[start : start + 1000]).update(
+            created_at=now - timedelta(hours=start // 10)
+        )
+    return user, ids
+
+
+if __name__ == "__main__":
+    main()
