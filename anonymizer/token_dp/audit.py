@@ -168,3 +168,18 @@ def audit_sentence(entry: AuditEntry, settings: Any) -> str:
         "on test documents; a stronger attacker or other documents may do better."
     )
     return " ".join(parts)
+
+
+def audit_summary_line(audit: dict[str, Any]) -> str:
+    """The receipt page's one-line audit summary, from a receipt's `details["audit"]`."""
+    line = (
+        f"Audited at ε = {audit['audited_epsilon']:g} (evidence, not a guarantee): a learned "
+        f"attacker recovered {_percent(audit['recovery_top1'])} of strings (prior "
+        f"{_percent(audit['prior_recovery_top1'])}); mPL above ε in "
+        f"{_percent(audit['violation_rate'])} of pairs (≤ {_percent(audit['violation_bound'])} "
+        f"at {audit['confidence']:.0%}). Audit of {audit['date']}, software "
+        f"{audit['software_version']}."
+    )
+    if not math.isclose(audit["audited_epsilon"], audit["requested_epsilon"], rel_tol=1e-9):
+        line += f" (Nearest audited ε to the chosen {audit['requested_epsilon']:g}.)"
+    return line

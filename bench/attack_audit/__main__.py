@@ -14,6 +14,7 @@ bench/results/attack_audit_small.{json,md} and never the package's table.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -27,8 +28,9 @@ from anonymizer.token_dp.audit import AUDIT_TABLE
 from anonymizer.token_dp.sanitizer import TokenSanitizer
 from anonymizer.version import __version__
 from bench.attack_audit import report as rep
+from bench.attack_audit.ampl import EXACT
 from bench.attack_audit.attackers import ARCHITECTURES, TrainConfig
-from bench.attack_audit.data import FULL, SMALL
+from bench.attack_audit.data import FULL, SMALL, Scale
 from bench.attack_audit.defaults import DEFAULT_POLICY, choose_defaults
 from bench.attack_audit.run import EPSILONS, VARIANTS, AuditConfig, WeakenedSanitizer, run_audit
 
@@ -92,6 +94,14 @@ def parser() -> argparse.ArgumentParser:
         "its receipts state ε (writes <stem>_weakened.*, never the package's table)",
     )
     p.add_argument(
+        "--rebuild",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="rebuild the report, plots, defaults and table from a saved run's JSON without "
+        "attacking again (after a change to the reporting or the default policy)",
+    )
+    p.add_argument(
         "--threads",
         type=int,
         default=1,
@@ -113,24 +123,38 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.attackers
         else (("mlp",) if small else ARCHITECTURES)
     )
-    config = AuditConfig(
-        scale=SMALL if small else FULL,
-        epsilons=SMALL_EPSILONS if small else EPSILONS,
-        variants=tuple(v for v in args.mechanisms.split(",") if v),
-        architectures=architectures,
-        train=TrainConfig(epochs=8 if small else 20, seed=args.seed),
-        seed=args.seed,
-    )
-    factory = (
-        partial(WeakenedSanitizer, factor=args.weaken_sampler)
-        if args.weaken_sampler
-        else TokenSanitizer
-    )
-    result = run_audit(
-        config,
-        sanitizer_factory=factory,
-        log=lambda line: print(line, file=sys.stderr, flush=True),
-    )
+    if args.rebuild is not None:
+        saved = json.loads(args.rebuild.read_text(encoding="utf-8"))
+        config = AuditConfig(
+            scale=Scale(**saved["scale"]),
+            epsilons=tuple(saved["epsilons"]),
+            variants=tuple(dict.fromkeys(r["mechanism"] for r in saved["rows"])),
+            architectures=tuple(a for a in saved["attackers"] if a != EXACT),
+        )
+        small, args.small = saved["mode"] == "small", saved["mode"] == "small"
+        args.weaken_sampler = saved["weakened_sampler_factor"]
+        result = {k: saved[k] for k in ("rows", "world", "reference_utility")}
+        argv = saved["command"].split()[3:]
+        started -= saved["runtime_seconds"]
+    else:
+        config = AuditConfig(
+            scale=SMALL if small else FULL,
+            epsilons=SMALL_EPSILONS if small else EPSILONS,
+            variants=tuple(v for v in args.mechanisms.split(",") if v),
+            architectures=architectures,
+            train=TrainConfig(epochs=8 if small else 20, seed=args.seed),
+            seed=args.seed,
+        )
+        factory = (
+            partial(WeakenedSanitizer, factor=args.weaken_sampler)
+            if args.weaken_sampler
+            else TokenSanitizer
+        )
+        result = run_audit(
+            config,
+            sanitizer_factory=factory,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+        )
     report = build_report(result, config, args, time.perf_counter() - started, argv)
     stem = ("attack_audit_small" if small else "attack_audit") + (
         "_weakened" if args.weaken_sampler else ""

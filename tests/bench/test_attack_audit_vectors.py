@@ -119,3 +119,43 @@ def test_the_public_remap_table_equals_the_general_one_under_the_cosine_loss() -
     loglik = santext_log_probs(distances, 2.0)
     general = remap_table(loglik, cosine_loss(embeddings, embeddings))
     np.testing.assert_array_equal(public_remap_table(loglik, embeddings), general)
+
+
+def _row(epsilon: float, sets: dict[str, tuple[float, int]]) -> dict:  # type: ignore[type-arg]
+    """A result row whose one attacker has these (rate, documents) per set at its own ε."""
+    key = f"{epsilon:g}"
+    return {
+        "epsilon": epsilon,
+        "attackers": {
+            "mlp": {
+                "sets": {
+                    name: {"violation": {key: {"rate": r, "documents": n, "pair_rate": r}}}
+                    for name, (r, n) in sets.items()
+                }
+            }
+        },
+    }
+
+
+def test_pooling_weights_sets_by_documents_and_bounds_over_all_of_them() -> None:
+    from bench.attack_audit.ampl import pooled
+
+    row = _row(2.0, {"big": (0.01, 900), "small": (0.10, 100)})
+    result = pooled(row["attackers"]["mlp"], 2.0)
+    assert result["rate"] == pytest.approx((0.01 * 900 + 0.10 * 100) / 1000)
+    assert result["documents"] == 1000
+    assert result["bound99"] == pytest.approx(result["rate"] + math.sqrt(math.log(100) / 2000))
+    assert result["max_set_pair_rate"] == 0.10
+
+
+def test_ampl_takes_the_largest_epsilon_whose_pooled_bound_meets_the_target() -> None:
+    from bench.attack_audit.ampl import largest_meeting
+
+    rows = [
+        _row(1.0, {"a": (0.0, 1000), "b": (0.0, 300)}),
+        _row(2.0, {"a": (0.002, 1000), "b": (0.0, 300)}),  # bound ≈ 4.3 %
+        _row(4.0, {"a": (0.02, 1000), "b": (0.0, 300)}),  # bound ≈ 5.7 %
+    ]
+    assert largest_meeting(rows, 0.05)["epsilon"] == 2.0
+    assert largest_meeting(rows, 0.06)["epsilon"] == 4.0
+    assert largest_meeting(rows, 0.04)["epsilon"] is None

@@ -197,3 +197,18 @@ def test_the_form_offers_remapping_and_starts_at_the_audited_epsilon(db) -> None
     assert "attack audit" in form.fields["epsilon"].help_text
     assert "bayes_remap" in form.fields
     assert SubmitForm(mechanism=mechanism_info("redact")).fields.get("bayes_remap") is None
+
+
+def test_the_result_page_summary_carries_the_audit_line_of_a_private_receipt() -> None:
+    from webapp.jobs.presentation import receipt_summary
+
+    audit = audit_entry("santext", 6.0, TABLE).to_dict()
+    payload = {"notion": "metric-LDP", "epsilon_total": 6.0, "details": {"audit": audit}}
+    line = receipt_summary(payload).audit
+    assert line.startswith("Audited at ε = 4 (evidence, not a guarantee): a learned attacker")
+    assert "recovered 9.0 % of strings (prior 5.0 %)" in line
+    assert "mPL above ε in 0.1 % of pairs (≤ 4.0 % at 99%)" in line
+    assert "2026-01-02" in line and "9.9.9" in line and "chosen 6" in line
+    seeded = {**payload, "notion": "none"}
+    assert receipt_summary(seeded).audit is None
+    assert receipt_summary({"notion": "metric-LDP", "details": {}}).audit is None
