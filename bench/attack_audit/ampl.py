@@ -124,6 +124,8 @@ def largest_meeting(
         and worst["bound99"] <= tolerance
     ]
     if not passing:
-        return {"tolerance": tolerance, "epsilon": None}
+        smallest = min(rows, key=lambda r: r["epsilon"])
+        worst = strongest(smallest, smallest["epsilon"], category)
+        return {"tolerance": tolerance, "epsilon": None, "strongest_at_smallest": worst}
     epsilon, worst = passing[-1]
     return {"tolerance": tolerance, "epsilon": epsilon, "strongest": worst}

@@ -70,8 +70,13 @@ def choose_defaults(rows: list[dict[str, Any]], policy: Policy) -> dict[str, Any
                 f"top-1 gain over the prior ≤ {100 * policy.advantage:.0f} points"
             )
         else:
-            chosen = checks[0]["epsilon"]
-            why = "no audited ε met both targets; the smallest audited ε is the default"
+            first = checks[0]
+            chosen = first["epsilon"]
+            why = (
+                f"no audited ε met both targets (at the smallest, ε = {chosen:g}: violation "
+                f"bound {first['violation_bound']:.0%}, top-1 gain "
+                f"{100 * first['advantage']:.0f} points); the smallest audited ε is the default"
+            )
         mechanisms[variant] = {"default_epsilon": chosen, "default_reason": why, "checks": checks}
     note = (
         f"Targets: PBmPL at the receipt's own ε with δ = {policy.tolerance:.0%} (99 % Hoeffding "

@@ -89,7 +89,7 @@ def ampl_tables(
         out[variant] = {
             "largest": largest,
             "largest_per_category": {
-                c: largest_meeting(variant_rows, tolerance, c)["epsilon"] for c in categories
+                c: _category_choice(largest_meeting(variant_rows, tolerance, c)) for c in categories
             },
             "overall": {_key(b): choose(variant_rows, b, tolerance) for b in epsilons},
             "per_category": {
@@ -101,6 +101,20 @@ def ampl_tables(
 
 
 MIN_CATEGORY_RECORDS = 100
+
+
+def _category_choice(choice: dict[str, Any]) -> dict[str, Any]:
+    """A category's largest ε, or why none: its bound at the smallest ε (few documents of a
+    category cannot bring the Hoeffding bound under the target even with no violation)."""
+    if choice["epsilon"] is not None:
+        return {"epsilon": choice["epsilon"], "bound99": choice["strongest"]["bound99"]}
+    worst = choice.get("strongest_at_smallest") or {}
+    return {
+        "epsilon": None,
+        "bound99_at_smallest": worst.get("bound99"),
+        "rate_at_smallest": worst.get("rate"),
+        "documents": worst.get("documents"),
+    }
 
 
 def audit_table(
@@ -206,9 +220,8 @@ def _ampl_markdown(report: dict[str, Any]) -> list[str]:
     ]
     for variant, tables in report["ampl"].items():
         largest = tables["largest"]
-        per_category = ", ".join(
-            f"{c} {'none' if e is None else f'{e:g}'}"
-            for c, e in tables["largest_per_category"].items()
+        per_category = "; ".join(
+            f"{c} {_category_cell(e)}" for c, e in tables["largest_per_category"].items()
         )
         if largest["epsilon"] is None:
             lines.append(f"| {variant} | none | — | — | — | — | {per_category} |")
@@ -256,6 +269,17 @@ def _ampl_markdown(report: dict[str, Any]) -> list[str]:
             lines.append(f"| {category} | " + " | ".join(cells) + " |")
         lines.append("")
     return lines
+
+
+def _category_cell(choice: dict[str, Any]) -> str:
+    if choice["epsilon"] is not None:
+        return f"{choice['epsilon']:g}"
+    if choice.get("documents") is None:
+        return "none"
+    return (
+        f"none (rate {_pct(choice['rate_at_smallest'], 2)} %, bound "
+        f"{_pct(choice['bound99_at_smallest'])} % over {choice['documents']} documents)"
+    )
 
 
 def _remap_markdown(report: dict[str, Any]) -> list[str]:
