@@ -12,6 +12,7 @@ from bench.attack_audit.ampl import (
     EXACT,
     choose,
     largest_meeting,
+    pooled,
     strongest,
     strongest_recovery,
 )
@@ -336,7 +337,7 @@ def plots(report: dict[str, Any], directory: Path, stem: str) -> list[Path]:
             100 / report["candidate_set_size"], ls=":", color="black", label="uniform"
         )
         for ax, title in (
-            (axes[0][col], f"{variant}: mPL > ε (%, dotted: 99 % bound)"),
+            (axes[0][col], f"{variant}: mPL > ε, sets pooled (%, dotted: 99 % bound)"),
             (axes[1][col], f"{variant}: top-1 recovery (%)"),
         ):
             ax.set_xscale("log", base=2)
@@ -375,9 +376,6 @@ def plots(report: dict[str, Any], directory: Path, stem: str) -> list[Path]:
 
 
 def strongest_for(row: dict[str, Any], attacker: str, field: str) -> float:
-    """The attacker's largest value of a diagonal violation field over the sets."""
-    values = [
-        m["violation"][_key(row["epsilon"])][field]
-        for m in row["attackers"][attacker]["sets"].values()
-    ]
-    return max(values) if values else math.nan
+    """The attacker's pooled violation `field` (rate or bound99) at the row's own ε."""
+    result = pooled(row["attackers"][attacker], row["epsilon"])
+    return math.nan if result is None else result[field]
