@@ -23,7 +23,7 @@ from anonymizer.token_dp.sampling import sample_rows
 from anonymizer.token_dp.sanitizer import PublicDomain, TokenSanitizer
 from anonymizer.types import Detection
 from bench.attack_audit import attackers as atk
-from bench.attack_audit.data import Scale, Split, load_splits
+from bench.attack_audit.data import Record, Scale, Split, load_splits
 from bench.attack_audit.features import (
     ContextEncoder,
     Inputs,
@@ -226,7 +226,7 @@ def utility(
     tables = {c: sanitizer.remap_table(publics[c], settings) for c in inputs}
     for record, y in zip(split.records, observation.surrogate_index, strict=True):
         public = publics[record.category]
-        x = inputs[record.category].embeddings[inputs[record.category].row[record.secret]]
+        x = _secret_vector(record, inputs)
         remap = int(tables[record.category][y])
         plain.append(float(x @ public.embeddings[y]))
         remapped.append(float(x @ public.embeddings[remap]))
@@ -255,20 +255,20 @@ def _collision_rate(outputs: list[tuple[int, str, str]]) -> float:
     return same / total if total else 0.0
 
 
+def _secret_vector(record: Record, inputs: dict[str, Inputs]) -> np.ndarray:
+    """The record's secret embedded as the rewrite embeds it."""
+    table = inputs[record.category]
+    return table.embeddings[table.row[record.secret]]
+
+
 def reference_utility(
-    sanitizer: TokenSanitizer,
-    split: Split,
-    inputs: dict[str, Inputs],
-    publics: dict[str, PublicDomain],
-    settings: Settings,
+    split: Split, inputs: dict[str, Inputs], publics: dict[str, PublicDomain]
 ) -> dict[str, float]:
     """What ε = ∞ (nearest public candidate) and a uniform surrogate give, for scale."""
-    del sanitizer, settings  # ε = ∞ is the nearest public candidate for every variant here
     nearest, uniform = [], []
     for record in split.records:
-        public = publics[record.category]
-        x = inputs[record.category].embeddings[inputs[record.category].row[record.secret]]
-        sims = public.embeddings @ x
+        x = _secret_vector(record, inputs)
+        sims = publics[record.category].embeddings @ x
         nearest.append(float(sims.max()))
         uniform.append(float(sims.mean()))
     return {
@@ -391,7 +391,7 @@ def run_audit(
             c: category_inputs(publics[c], s, world.space) for c, s in world.candidates.items()
         }
         references[variant] = {
-            name: reference_utility(reference, split, inputs, publics, settings)
+            name: reference_utility(split, inputs, publics)
             for name, split in world.splits.items()
             if name != "train"
         }
