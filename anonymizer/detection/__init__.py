@@ -105,11 +105,16 @@ def _ensure_builtin() -> None:
     if "regex" in _FACTORIES:
         return
     from anonymizer.detection.combined import CombinedDetector
+    from anonymizer.detection.learned import LearnedNerDetector
     from anonymizer.detection.presidio import PresidioDetector
     from anonymizer.detection.regex import RegexDetector
     from anonymizer.detection.spacy_ner import SpacyNerDetector
+    from anonymizer.detection.transformer import GlinerDetector, TokenClassificationDetector
 
     register_detector("regex", RegexDetector)
     register_detector("presidio", PresidioDetector)
     register_detector("spacy", SpacyNerDetector)
+    register_detector("ner", LearnedNerDetector)
     register_detector("combined", CombinedDetector)
+    register_detector("transformers", TokenClassificationDetector.from_environment)
+    register_detector("gliner", GlinerDetector.from_environment)

@@ -244,7 +244,7 @@ def ipv6_valid(candidate: str) -> bool:
     return sum(1 for part in candidate.split(":") if part) >= 3 or address.is_loopback
 
 
-_DATE_SHAPE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+_DATE_SHAPE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2}")
 # The layouts a phone number may take: +cc or 00cc, an optional (0) trunk, an optional (area)
 # code, then digit groups with single separators, then an optional extension.
 _PHONE_LAYOUT = re.compile(
@@ -254,6 +254,7 @@ _PHONE_LAYOUT = re.compile(
 _EXTENSION = re.compile(r"\s*(?:ext\.?|x|#)\s*\d{1,5}$", re.IGNORECASE)
 _NANP = re.compile(r"(?:1[ .-]?)?[2-9]\d{2}[ .-]\d{3}[ .-]\d{4}")
 _LOCAL_7 = re.compile(r"[2-9]\d{2}-\d{4}")
+_CN_MOBILE = re.compile(r"1[3-9]\d[ -]\d{4}[ -]\d{4}")  # Chinese mobile, 3-4-4
 _SSN_SHAPE = re.compile(r"\d{3}-\d{2}-\d{4}")
 
 
@@ -283,7 +284,7 @@ def phone_plausible(candidate: str) -> bool:
     if core.startswith("0"):
         has_groups = any(not c.isdigit() for c in core)
         return digits >= 9 and (has_groups or digits in (10, 11))
-    return bool(_NANP.fullmatch(core) or _LOCAL_7.fullmatch(core))
+    return bool(_NANP.fullmatch(core) or _LOCAL_7.fullmatch(core) or _CN_MOBILE.fullmatch(core))
 
 
 def digits_in_phone_range(candidate: str) -> bool:

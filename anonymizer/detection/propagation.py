@@ -3,8 +3,10 @@ other whole-word occurrence of it in that document is a name too.
 
 Detectors see names through context ("[10:42] aaron:", "Dr. Ana Müller"); the same name
 written elsewhere without context ("it's aaron here", "ana said") would otherwise leak.
-Only confident person detections seed it, and only words that are not common English words,
-months, places or particles.
+Only confident person detections seed it, and only words that are not on the non-name lists,
+months, places or particles. A word that is also common in English ("Will", "Grace", "Big")
+spreads only to mentions written exactly as the seed, capitalised; a word that is common in
+English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import re
 from collections.abc import Iterable
 
 from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.names import is_common_non_name
 from anonymizer.detection.regex import PARTICLES
-from anonymizer.detection.wordlists import NON_NAME, NOT_A_NAME, PLACES
+from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
 
 PERSON = "full person name"
@@ -26,39 +29,51 @@ _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
 _NEVER = NON_NAME | NOT_A_NAME | PLACES | PARTICLES
 
 
-def name_words(text: str, detections: Iterable[Detection]) -> set[str]:
-    """Case-folded words of confident person detections that can stand for the person."""
-    words = set()
+def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], set[str]]:
+    """(rare words, to match in any case; common words, to match exactly as written)."""
+    rare: set[str] = set()
+    common: set[str] = set()
     for d in detections:
         if d.category != PERSON or d.score < MIN_SEED_SCORE:
             continue
         for word in _WORD.findall(text[d.start : d.end]):
             folded = word.casefold()
-            if len(folded) >= MIN_WORD_LENGTH and folded not in _NEVER:
-                words.add(folded)
-    return words
+            if len(folded) < MIN_WORD_LENGTH or folded in _NEVER:
+                continue
+            if folded in COMMON_WORD_NAMES:
+                if word[:1].isupper() and not word.isupper():
+                    common.add(word)
+            elif not is_common_non_name(folded):
+                rare.add(folded)
+    return rare, common
+
+
+def _alternation(words: set[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_BEFORE = r"(?<![\w'’-])"
+_AFTER = r"(?![\w-]|['’]\w\w)"
 
 
 def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
     """Detections for other occurrences of known name words (the input is not repeated)."""
-    words = name_words(text, detections)
-    if not words:
-        return []
-    pattern = re.compile(
-        r"(?<![\w'’-])(?:"
-        + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        + r")(?![\w-]|['’]\w\w)",
-        re.IGNORECASE,
-    )
+    rare, common = name_words(text, detections)
+    patterns = []
+    if rare:
+        patterns.append(re.compile(f"{_BEFORE}(?:{_alternation(rare)}){_AFTER}", re.IGNORECASE))
+    if common:
+        patterns.append(re.compile(f"{_BEFORE}(?:{_alternation(common)}){_AFTER}"))
+    matches = sorted((m.start(), m.end()) for pattern in patterns for m in pattern.finditer(text))
     return [
         Detection(
-            m.start(),
-            m.end(),
+            start,
+            end,
             PERSON,
             placeholder_for(PERSON),
             "propagation",
             PROPAGATED_SCORE,
             "name_propagation",
-        )
-        for m in pattern.finditer(text)
+        )  # fmt: skip
+        for start, end in matches
     ]

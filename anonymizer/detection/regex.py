@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.checksums import (
@@ -32,7 +33,16 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.wordlists import NON_NAME, NOT_A_NAME, PLACES, STARTERS, STOP_AFTER_NAME
+from anonymizer.detection.names import is_known_name
+from anonymizer.detection.wordlists import (
+    FIELD_LABELS,
+    NATIONALITY_WORDS,
+    NON_NAME,
+    NOT_A_NAME,
+    PLACES,
+    STARTERS,
+    STOP_AFTER_NAME,
+)
 from anonymizer.types import Detection
 
 __all__ = [
@@ -54,13 +64,47 @@ Refiner = Callable[[str, int, int], "tuple[int, int] | None"]
 
 
 @dataclass(frozen=True)
+class Trigger:
+    """A cheap pattern for a part of every match; a match starts at most `before` characters
+    before the trigger's start and ends at most `after` characters after its end."""
+
+    pattern: re.Pattern[str]
+    before: int
+    after: int
+
+    def windows(self, text: str) -> list[tuple[int, int]]:
+        merged: list[list[int]] = []
+        for m in self.pattern.finditer(text):
+            low = max(0, m.start() - self.before)
+            if merged and low <= merged[-1][1] and m.end() + self.after <= merged[-1][1]:
+                continue
+            high = _word_end(text, min(len(text), m.end() + self.after))
+            if merged and low <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], high)
+            else:
+                merged.append([low, high])
+        return [(low, high) for low, high in merged]
+
+
+_WORD_REST = re.compile(r"\S{0,64}")
+
+
+def _word_end(text: str, index: int) -> int:
+    """`index` moved past the rest of a word (at most 64 characters), so that a window does
+    not end inside one."""
+    return _WORD_REST.match(text, index).end()
+
+
+@dataclass(frozen=True)
 class Rule:
     """One detection rule.
 
     `group` picks the capture group that is the PII (context words stay outside the span);
     `validate` checks the matched value; `refine` may move the span's ends or reject it
     (None); `requires` lists lower-case literals of which one must occur for the rule to run;
-    `anchors` lists lower-case literals of which every match starts with one.
+    `anchors` lists lower-case literals of which every match starts with one; `trigger`
+    finds a rare part every match contains (an organisation's legal suffix, a state and ZIP),
+    so the full pattern only runs in windows around it.
     """
 
     rule_id: str
@@ -73,6 +117,7 @@ class Rule:
     refine: Refiner | None = None
     requires: tuple[str, ...] = ()
     anchors: tuple[str, ...] = ()
+    trigger: Trigger | None = None
 
     @property
     def placeholder(self) -> str:
@@ -132,6 +177,36 @@ def _date_valid(value: str) -> bool:
 def _age_valid(value: str) -> bool:
     numbers = re.findall(r"\d+", value)
     return bool(numbers) and 0 < int(numbers[0]) <= 120
+
+
+def _uk_licence_valid(value: str) -> bool:
+    """UK driving licence: 5 surname characters (9-padded), then YMMDDY with month +50 for
+    women, initials and check characters (DVLA layout)."""
+    digits = value[5:11]
+    month = int(digits[1:3]) % 50
+    day = int(digits[3:5])
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _coordinates_valid(value: str) -> bool:
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", value)[:2]]
+    return len(numbers) == 2 and abs(numbers[0]) <= 90 and abs(numbers[1]) <= 180
+
+
+def _vat_shape(value: str) -> bool:
+    compact = re.sub(r"[ .-]", "", value).upper()
+    return bool(_VAT_FORMATS.fullmatch(compact))
+
+
+# EU (and UK, Swiss, Norwegian) VAT numbers by country, from the EU VIES formats.
+_VAT_FORMATS = re.compile(
+    r"ATU\d{8}|BE[01]\d{9}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}"
+    r"|EL\d{9}|GR\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-HJ-NP-Z0-9]{2}\d{9}"
+    r"|GB(?:\d{9}|\d{12}|GD\d{3}|HA\d{3})|XI\d{9}|HR\d{11}|HU\d{8}|IE\d{7}[A-W][A-I]?"
+    r"|IE\d[A-Z+*]\d{5}[A-W]|IT\d{11}|LT(?:\d{9}|\d{12})|LU\d{8}|LV\d{11}|MT\d{8}"
+    r"|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|RO\d{2,10}|SE\d{12}|SI\d{8}|SK\d{10}"
+    r"|CHE\d{9}(?:MWST|TVA|IVA)?|NO\d{9}(?:MVA)?"
+)
 
 
 # --------------------------------------------------------------------------- building blocks
@@ -214,6 +289,7 @@ ORG_SUFFIX = (
     r"|A/S|ApS|AB|ASA|Oy|Oyj|K\.K\.|Pty(?:[ ]Ltd\.?)?|Pvt\.?[ ]Ltd\.?|sp\.[ ]z[ ]o\.o\.|s\.r\.o\."
     r"|a\.s\.|k\.s\.|Kft\.?|Zrt\.?|Bt\.?|Kkt\.?|(?:&|and)[ ]Sons|Group|Holdings?|Partners"
     r"|Associates|Foundation|Bank|University|Hospital|Clinic|Institute|Labs|Technologies"
+    r"|(?:Building[ ])?Society|College|Trust|Authority|Agency|Commission|Association|Cooperative"
     r"|Solutions|Systems|Consulting|Industries|Ltda\.?|EIRELI|[-–][ ]ME|S\.A\.R\.L\.|o\.s\."
     r"|v\.o\.s\.|spol\.[ ]s[ ]r\.o\.|A\.Ş\.|Α\.Ε\.|Ο\.Ε\.|Ε\.Π\.Ε\.|ΙΚΕ)"
 )
@@ -302,6 +378,30 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
     return kept[0][0], last_end
 
 
+_DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
+
+
+def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A chat speaker, not a form field: "Desk: 4B", "ZIP: 10115", "MAC: 00:1a:..." and
+    "Gateway: 10.0.0.1" start with a field label, an acronym, or carry one data-like value."""
+    words = text[start:end].split()
+    if any(w.lower() in FIELD_LABELS for w in words):
+        return None
+    if len(words) == 1 and words[0].isupper() and len(words[0]) <= 5 and words[0].isascii():
+        return None
+    value = _DATA_VALUE.match(text, end)
+    if value is not None and re.search(r"[\d@/\\=]|^[A-Z0-9._:-]+$", value.group(1)):
+        return None
+    line_end = text.find("\n", end)
+    rest = text[end : line_end if line_end >= 0 else len(text)]
+    if len(rest) < 30 and _DIGIT.search(rest) and not is_known_name(text[start:end]):
+        return None  # "Gesamtbetrag: 2.380,00 €", "Floor: 3 (east)"
+    return refine_context_name(text, start, end)
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def refine_org(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim sentence words off the front of 'X Y Corp'; one name word must remain."""
     tokens = _tokens(text, start, end)
@@ -365,6 +465,14 @@ def refine_typed_street(text: str, start: int, end: int) -> tuple[int, int] | No
     return start, end
 
 
+def refine_street_tail(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Trim sentence words that a number-first street swallowed ("5 rue Cler and then")."""
+    tokens = _tokens(text, start, end)
+    while len(tokens) > 2 and _bare(tokens[-1][2]) in STARTERS:
+        tokens.pop()
+    return start, tokens[-1][1] if tokens else end
+
+
 def refine_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The longest prefix, in whole groups, that is a valid IBAN: a short upper-case word
     after the number ("... 0130 00 OK") can be swallowed by the shape and must go again."""
@@ -389,6 +497,42 @@ def refine_url(text: str, start: int, end: int) -> tuple[int, int] | None:
             continue
         break
     return (start, end) if end - start > 4 else None
+
+
+_IBAN_PREFIX_BEFORE = re.compile(r"[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){0,7}[ -]?$")
+_GROUP_AFTER = re.compile(r"[ -]?[A-Z0-9]{1,4}\b")
+
+
+def refine_not_in_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Reject digit groups that continue an IBAN ("DE89 3704 0044 ..."): they are its body,
+    not a phone or card number."""
+    if _IBAN_PREFIX_BEFORE.search(text, max(0, start - 40), start):
+        return None
+    return start, end
+
+
+_URL_USER_BEFORE = re.compile(r"://[^\s:/@]{1,64}:$")
+
+
+def refine_not_url_credentials(text: str, start: int, end: int) -> tuple[int, int] | None:
+    if _URL_USER_BEFORE.search(text, max(0, start - 80), start):
+        return None
+    return start, end
+
+
+def refine_phone(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Drop an unbalanced bracket at either end ("(080-4412-9931)" in running text), then
+    check the layout and that the digits are not an IBAN's body."""
+    value = text[start:end]
+    if value[:1] == "(" and value[-1:] == ")" and value.count("(") == 1 == value.count(")"):
+        start, end = start + 1, end - 1  # a whole number in brackets
+    elif value.endswith(")") and value.count("(") < value.count(")"):
+        end -= 1
+    elif value.startswith("(") and value.count("(") > value.count(")"):
+        start += 1
+    if not phone_plausible(text[start:end]):
+        return None
+    return refine_not_in_iban(text, start, end)
 
 
 def refine_secret_value(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -422,8 +566,13 @@ def _not_a_common_word(value: str) -> bool:
 
 
 def _identifier_like(value: str) -> bool:
-    """A user name rather than a word: has a digit, a dot or an underscore."""
-    return any(c.isdigit() or c in "._" for c in value)
+    """A user name rather than a word: has a digit, a dot, an underscore or an inner dash."""
+    return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
+
+
+def _user_value(value: str) -> bool:
+    """A user name after user= / User:, not a full name's first word or a placeholder."""
+    return value.lower() not in NOT_A_NAME and value.lower() not in ("none", "null", "root")
 
 
 def _secret_value(value: str) -> bool:
@@ -462,7 +611,7 @@ _STREET_NUMBER_CITY = _c(
     re.MULTILINE,
 )
 _CITY_STATE_ZIP = _c(
-    rf"({CAP_FIRST}{CAP_REST}(?:[ ]{CAP_WORD}){{0,2}}),?[ ]+{US_STATES}[ ]+(\d{{5}}(?:-\d{{4}})?)"
+    rf"({CAP_FIRST}{CAP_REST}(?:[ ]{CAP_WORD}){{0,2}}),?[ ]+({US_STATES})[ ]+(\d{{5}}(?:-\d{{4}})?)"
     r"(?![\w-])"
 )
 _TYPED_STREET = _c(
@@ -474,9 +623,39 @@ _TYPED_STREET = _c(
     rf"(?:(?:de|del|de[ ]la|de[ ]l'|des|du|da|do|dos|das|di|della|dei|degli|le|la|les|el|los"
     rf"|las)[ ]+)?[{U}][\w'’-]{{0,40}}"
     rf"(?:[ ]+(?:(?:de|del|la|da|do|di|y|e)[ ]+)?[{U}][\w'’-]{{0,40}}){{0,3}}"
-    rf"(?:,?[ ]+(?:(?:n[º°o]\.?|д\.|буд\.)[ ]*)?\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?"
+    rf"(?:,?[ ]+(?:(?:n[º°o]\.?|д\.|буд\.)[ ]*)?\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?(?!\d)"
     rf"(?:,?[ ](?:кв|к|стр)\.[ ]?\d{{1,4}})?)?"
 )
+
+
+def _trie(words: frozenset[str]) -> str:
+    """A regex alternation factored by shared prefixes (much faster than a flat one)."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
+        optional = "" in node
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if optional:
+            return "(?:" + body + ")?"
+        return body
+
+    return emit(tree)
+
+
+_NATIONALITY_WORD = _c(
+    r"(?<![\w'’-])(?:" + _trie(NATIONALITY_WORDS) + r")(?![\w'’-])", re.IGNORECASE
+)
+
+_STATE_ZIP_TRIGGER = Trigger(_c(rf"(?<![\w]){US_STATES}[ ]+\d{{5}}"), 140, 12)
+_STREET_NUMBER_TRIGGER = Trigger(_c(r"[ ]\d{1,4}[a-z]?(?:/\d{1,4})?,[ ]"), 45, 130)
 
 _ROLE_WORDS = (
     r"patient|client|employee|candidate|applicant|tenant|landlord|plaintiff|defendant|witness"
@@ -719,8 +898,10 @@ RULES: tuple[Rule, ...] = (
             r"[^\W\d_]{2,24}(?![\w-])"
         ),
         HIGH,
-        "local@domain.tld shape",
+        "local@domain.tld shape (not the password@host of a URL's credentials)",
+        refine=refine_not_url_credentials,
         requires=("@",),
+        trigger=Trigger(_c("@"), 64, 600),
     ),
     Rule(
         "url",
@@ -745,12 +926,22 @@ RULES: tuple[Rule, ...] = (
         "bare domain with a common top-level domain",
         refine=refine_url,
         requires=(".",),
+        trigger=Trigger(
+            _c(
+                r"\.(?:com|org|net|io|co|uk|de|fr|es|it|nl|eu|info|biz|app|dev|me|us|ca|au|ru|jp"
+                r"|cn|br|in|ch|se|no|pl|be|at|dk|fi|cz|pt|gr|ie|nz|za|mx|tv|xyz|ai|edu|gov)"
+                r"(?![a-z0-9-])",
+                re.IGNORECASE,
+            ),
+            400,
+            2010,
+        ),
     ),
     Rule(
         "handle",
         "handle",
         _c(
-            r"(?<![\w@.+/-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"
+            r"(?<![\w@.+/-])@[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,28}[A-Za-z0-9_])?"
             r"(?:@[\w-]{1,63}(?:\.[\w-]{1,63}){1,6})?(?![\w@])"
         ),
         MEDIUM,
@@ -844,7 +1035,7 @@ RULES: tuple[Rule, ...] = (
         ),
         HIGH,
         "international (+cc/00cc), trunk-0, (area) or 3-3-4 digit layout; not a date",
-        validate=phone_plausible,
+        refine=refine_phone,
     ),
     Rule(
         "phone_context",
@@ -852,8 +1043,11 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?i:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|fax|whatsapp|landline"
             r"|call(?:[ ]me)?(?:[ ](?:at|on))?|text(?:[ ]me)?(?:[ ](?:at|on))?|ring(?:[ ]me)?"
-            r"(?:[ ](?:at|on))?|reach(?:[ ]me)?[ ](?:at|on)|contact[ ](?:number|no\.?)|contact"
-            r"|(?:new|my|mobile|phone|cell|home|work|direct|office)[ ](?:number|line)(?:[ ]is)?)"
+            r"(?:[ ](?:at|on))?|reach(?:[ ](?:me|us|him|her|them))?[ ](?:at|on)"
+            r"|contact[ ](?:number|no\.?)|contact"
+            r"|(?:new|my|mobile|phone|cell|home|work|direct|office)[ ](?:number|line)(?:[ ]is)?"
+            r"|dial|sms|txt|ph\.?|tél\.?|telefon|teléfono|móvil|handy|number[ ](?:is|:)"
+            r"|get[ ](?:me|hold[ ]of[ ]me)[ ](?:at|on)|contact[ ]me[ ](?:at|on))"
             r"\b)[^\d\n+(]{0,40}([+(]?\d[\d ()./-]{5,20}\d)(?![\w])"
         ),
         HIGH,
@@ -879,6 +1073,18 @@ RULES: tuple[Rule, ...] = (
             "work",
             "direct",
             "office",
+            "dial",
+            "sms",
+            "txt",
+            "ph",
+            "tél",
+            "telef",
+            "teléf",
+            "móvil",
+            "handy",
+            "number",
+            "get me",
+            "get hold",
         ),
     ),
     # --- government and financial identifiers
@@ -910,7 +1116,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:national[ ](?:id|identity|insurance)(?:[ ](?:number|no\.?|card))?"
             r"|insurance[ ](?:id|number|no\.?)|id[ ](?:number|no\.?|card)|identity[ ](?:number"
             r"|card)|NI[ ]number|NINO|tax[ ](?:id|number|code)|TIN|SIN|NIE|DNI|NIF|PESEL|BSN"
-            r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer)\b)"
+            r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer|PAN"
+            r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID)\b)"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
         ),
@@ -939,6 +1146,21 @@ RULES: tuple[Rule, ...] = (
             "steuer",
             "codice",
             "sozial",
+            "pan",
+            "aadhaar",
+            "chi",
+            "pps",
+            "cnp",
+            "nin",
+            "nic",
+            "jmbg",
+            "oib",
+            "egn",
+            "amka",
+            "nir",
+            "niss",
+            "rrn",
+            "hkid",
         ),
     ),
     Rule(
@@ -955,6 +1177,7 @@ RULES: tuple[Rule, ...] = (
         0.97,
         "13–19 digits passing the Luhn checksum",
         validate=luhn_valid,
+        refine=refine_not_in_iban,
     ),
     Rule(
         "card_number_context",
@@ -1067,7 +1290,7 @@ RULES: tuple[Rule, ...] = (
         "license_plate",
         "license plate",
         _c(
-            r"(?i:\b(?:licen[cs]e[ ]plate|number[ ]plate|(?:car|vehicle)[ ]plate|plate"
+            r"(?i:\b(?:licen[cs]e[ ]plates?|number[ ]plates?|(?:car|vehicle)[ ]plates?|plates?"
             r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?)"
             r"(?:[ ](?:number|no\.?|#))?)"
             + KEY_SEP
@@ -1260,11 +1483,11 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             _first(r"\d", r"[\w.]")
-            + r"\d{0,2}(?:[ -]?(?:years?|yrs?)[ -]old|[ -]?y/?o\b|-year-old)",
+            + r"\d{0,2}(?=[ -]?(?:years?|yrs?)[ -]old|[ -]?y/?o\b|-year-old)",
             re.IGNORECASE,
         ),
         MEDIUM,
-        "'42 years old', '42-year-old', '42 yo'",
+        "the number in '42 years old', '42-year-old', '42 yo'",
         validate=_age_valid,
         requires=("old", "yo", "y/o"),
     ),
@@ -1293,6 +1516,7 @@ RULES: tuple[Rule, ...] = (
         "capitalised words ending in a legal or institutional suffix (Corp., GmbH, "
         "Ltd, LLC, S.A., AG, University, ...)",
         refine=refine_org,
+        trigger=Trigger(_c(rf"[ ,]{ORG_SUFFIX}(?![\w])"), 260, 2),
     ),
     Rule(
         "organization_of",
@@ -1554,7 +1778,8 @@ RULES: tuple[Rule, ...] = (
         _CITY_STATE_ZIP,
         HIGH,
         "US ZIP (+4) after a state abbreviation",
-        group=2,
+        group=3,
+        trigger=_STATE_ZIP_TRIGGER,
     ),
     Rule(
         "city_before_state",
@@ -1564,6 +1789,16 @@ RULES: tuple[Rule, ...] = (
         "city before a US state abbreviation and ZIP",
         group=1,
         refine=refine_capitalised_place,
+        trigger=_STATE_ZIP_TRIGGER,
+    ),
+    Rule(
+        "state_before_zip",
+        "location",
+        _CITY_STATE_ZIP,
+        HIGH,
+        "US state abbreviation between a city and a ZIP code",
+        group=2,
+        trigger=_STATE_ZIP_TRIGGER,
     ),
     Rule(
         "zip_plus_four",
@@ -1610,6 +1845,7 @@ RULES: tuple[Rule, ...] = (
         "capitalised street name and house number before ', Town' (Vlašimská 720, Osek)",
         group=1,
         refine=refine_street_and_number,
+        trigger=_STREET_NUMBER_TRIGGER,
     ),
     Rule(
         "city_after_street_number",
@@ -1619,6 +1855,7 @@ RULES: tuple[Rule, ...] = (
         "town after 'Street 12,' at the end of an address",
         group=2,
         refine=refine_capitalised_place,
+        trigger=_STREET_NUMBER_TRIGGER,
     ),
     Rule(
         "city_after_postcode_uk_ca",
@@ -1683,6 +1920,287 @@ RULES: tuple[Rule, ...] = (
             "hometown",
             "originally",
         ),
+    ),
+    # --- identifiers added for text written elsewhere (issue 12)
+    Rule(
+        "secret_env_variable",
+        "secret",
+        _c(
+            r"\b[A-Z][A-Z0-9_]{0,40}(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY"
+            r"|PRIVATE_?KEY|CREDENTIALS?)[A-Z0-9_]{0,20}[ \t]*[=:][ \t]*[\"']?([^\s\"'`]{6,200})"
+        ),
+        HIGH,
+        "value of an environment variable or config key named *SECRET*, *TOKEN*, *PASSWORD*",
+        group=1,
+        refine=refine_secret_value,
+        requires=("secret", "token", "passw", "pwd", "key", "credential"),
+    ),
+    Rule(
+        "url_credentials",
+        "secret",
+        _c(r"[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:([^\s@/]{3,128})@", re.IGNORECASE),
+        HIGH,
+        "password inside a URL (scheme://user:password@host)",
+        group=1,
+        requires=("://",),
+    ),
+    Rule(
+        "username_key_value",
+        "handle",
+        _c(
+            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee)[ \t]*"
+            r"[=:][ \t]*)[\"']?([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
+        group=1,
+        validate=_user_value,
+        anchors=("user", "login", "uid", "usr", "account", "acct", "author", "owner", "assignee"),
+    ),
+    Rule(
+        "username_is_my_login",
+        "handle",
+        _c(
+            r"(?<![\w@.-])([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])[ ](?:is|was)[ ]my[ ]"
+            r"(?:login|username|user[ ]name|handle|user[ ]id|gamertag)\b"
+        ),
+        MEDIUM,
+        "user name before 'is my login / username / handle'",
+        group=1,
+        validate=_user_value,
+        requires=("is my", "was my"),
+    ),
+    Rule(
+        "username_ssh_log",
+        "handle",
+        _c(
+            r"(?i:\b(?:password|publickey|keyboard-interactive|user)[ ]for[ ]"
+            r"(?:invalid[ ]user[ ])?)"
+            r"([A-Za-z0-9][A-Za-z0-9._-]{0,31})[ ]from\b"
+        ),
+        HIGH,
+        "user name in sshd log lines (Accepted publickey for deploy-bot from ...)",
+        group=1,
+        anchors=("password for", "publickey for", "keyboard-interactive for", "user for"),
+    ),
+    Rule(
+        "uk_driving_licence",
+        "driver's license",
+        _c(_first("[A-Z9]", r"\w") + r"[A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2}(?:[ ]?\d{2})?(?![\w])"),
+        HIGH,
+        "UK driving licence number (surname, birth date digits, initials, check characters)",
+        validate=_uk_licence_valid,
+    ),
+    Rule(
+        "us_mbi",
+        "medical record number",
+        _c(
+            _first("[1-9]", r"[\w-]") + r"[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d-?"
+            r"[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d-?[AC-HJKMNP-RT-Y]{2}\d{2}(?![\w-])"
+        ),
+        HIGH,
+        "US Medicare Beneficiary Identifier (11 characters in the CMS layout, dashes optional)",
+    ),
+    Rule(
+        "uk_number_plate",
+        "license plate",
+        _c(_first("[A-HJ-PR-Y]", r"[\w-]") + r"[A-HJ-PR-Y]\d{2}[ ]?[A-HJ-PR-Z]{3}(?![\w-])"),
+        MEDIUM,
+        "current UK number plate (two letters, two digits, three letters: AB12 CDE)",
+    ),
+    Rule(
+        "eu_vat",
+        "national id",
+        _c(
+            _first("[A-Z]", r"\w")
+            + r"(?:[A-Z]{1,2}|HE)[ ]?[A-Z0-9+*]?(?:[ .-]?[A-Z0-9+*]{2,4}){2,5}"
+            r"(?:[ ]?(?:MWST|TVA|IVA|MVA))?(?![\w])"
+        ),
+        HIGH,
+        "EU/UK/CH/NO VAT number in its country's VIES format (DE123456789, FRXX123456789)",
+        validate=_vat_shape,
+        trigger=Trigger(
+            _c(
+                r"(?<![\w])(?:ATU|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|GB|XI|HR|HU|IE|IT|LT|LU|LV"
+                r"|MT|NL|PL|PT|RO|SE|SI|SK|CHE|NO)(?=[ ]?[A-Z0-9+*]?[ .-]?\d)"
+            ),
+            0,
+            40,
+        ),
+    ),
+    Rule(
+        "vat_context",
+        "national id",
+        _c(
+            r"(?i:\b(?:vat|tva|iva|mwst|ust-?id(?:nr)?|btw|moms|nip|vat[ ]reg(?:istration)?)"
+            r"(?:[ ](?:id|no\.?|number|nr\.?|reg\.?))?)"
+            + KEY_SEP
+            + r"([A-Z]{0,3}[ ]?\d[\d .-]{6,14}"
+            r"[A-Z0-9]{0,3})(?![\w-])"
+        ),
+        HIGH,
+        "tax number after VAT / TVA / USt-IdNr / BTW / NIP",
+        group=1,
+        validate=_has_digit,
+        anchors=("vat", "tva", "iva", "mwst", "ust", "btw", "moms", "nip"),
+    ),
+    Rule(
+        "device_serial",
+        "internal id",
+        _c(
+            r"(?i:\b(?:serial(?:[ ]?(?:number|no\.?|#|num))?|s/n|sn|imei|meid|asset[ ]tag"
+            r"|device[ ]id|service[ ]tag|udid|hardware[ ]id)\b)"
+            + KEY_SEP
+            + r"([A-Z0-9][A-Z0-9-]{4,30}[A-Z0-9])(?![\w-])"
+        ),
+        0.98,  # outranks the card rule on a Luhn-valid 15-digit IMEI
+        "device serial / IMEI / asset tag after its keyword",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "serial",
+            "s/n",
+            "sn",
+            "imei",
+            "meid",
+            "asset",
+            "device",
+            "service",
+            "udid",
+            "hardware",
+        ),
+    ),
+    Rule(
+        "gps_coordinates",
+        "location",
+        _c(
+            r"(?<![\w.-])-?\d{1,2}\.\d{3,8}°?[ ]?[NS]?,?[ ]{0,2}-?\d{1,3}\.\d{3,8}°?[ ]?[EW]?"
+            r"(?![\w]|\.\d)"
+        ),
+        HIGH,
+        "decimal latitude, longitude pair with at least three decimals",
+        validate=_coordinates_valid,
+        requires=(".",),
+    ),
+    Rule(
+        "gps_dms",
+        "location",
+        _c(
+            r"(?<![\w])\d{1,2}°[ ]?\d{1,2}[′'][ ]?(?:\d{1,2}(?:\.\d+)?[″\"][ ]?)?[NS],?[ ]?"
+            r"\d{1,3}°[ ]?\d{1,2}[′'][ ]?(?:\d{1,2}(?:\.\d+)?[″\"][ ]?)?[EW](?![\w])"
+        ),
+        HIGH,
+        "degrees-minutes-seconds coordinates (40°26′46″N 79°58′56″W)",
+        requires=("°",),
+    ),
+    Rule(
+        "military_address",
+        "street address",
+        _c(
+            r"(?<![\w])(?:(?:PSC|CMR|Unit)[ ]\d{3,5},?[ ]Box[ ]\d{1,5}"
+            r"|(?:USS|USNS|USNV|USCGC)[ ][A-Z][\w'-]{1,20}(?:[ ][A-Z][\w'-]{1,20})?"
+            r"|(?:APO|FPO|DPO)[ ]A[AEP](?:[ ]\d{5}(?:-\d{4})?)?)(?![\w])"
+        ),
+        HIGH,
+        "US military address parts: PSC/CMR/Unit ... Box, ship, APO/FPO/DPO AA/AE/AP + ZIP",
+        anchors=("psc", "cmr", "unit", "uss", "usn", "uscg", "apo", "fpo", "dpo"),
+    ),
+    Rule(
+        "street_number_first_continental",
+        "street address",
+        _c(
+            r"(?<![\w.,-])\d{1,4}[a-zA-Z]?,?[ ]"
+            r"(?:[\w'’-]{1,40}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|straat"
+            r"|laan|gracht|plein|kade|dijk|vej|gade|gatan|vägen|veien|gata|katu|tie)"
+            r"|(?i:rue|avenue|av\.|boulevard|bd|chemin|allée|impasse|place|quai|cours|route|via"
+            r"|viale|piazza|corso|calle|avenida|rua|travessa|ulica|ul\.)[ ](?:(?:de|du|des|la|le"
+            r"|les|d'|l'|del|della|di|da|do|dos)[ ]?)*"
+            + rf"[{U}][\w'’-]{{1,30}}(?:[ ](?:(?:de|du|des"
+            rf"|la|le|d'|l'|del|di|da)[ ]?)*[{U}][\w'’-]{{1,30}}){{0,3}})"
+            r"(?=[ ,.;\n]|$)"
+        ),
+        MEDIUM,
+        "house number written before a European street name (12 rue de la Paix, 5 Kerkstraat)",
+        refine=refine_street_tail,
+    ),
+    Rule(
+        "street_line_typed_start",
+        "street address",
+        _c(
+            r"^[ \t]*((?:Via|Viale|Piazza|Corso|Rue|Avenue|Boulevard|Chemin|Allée|Impasse|Calle"
+            r"|Avenida|Rua|Travessa|Ulica|Strada|Carrer|Paseo|Plaza)[ ][^\n,]{2,50}?)"
+            r"[ \t]*(?:,|$)",
+            re.MULTILINE,
+        ),
+        LOW,
+        "address line that starts with a street type word (Via Roma 12, Rue des Lilas)",
+        group=1,
+    ),
+    Rule(
+        "age_phrase",
+        "age",
+        _c(
+            r"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged"
+            r"|(?:is|am|was|he's|she's|i'm|they're|we're|you're|you[ ]are|he[ ]is|she[ ]is)"
+            r"(?:[ ](?:now|only|almost|nearly))?"
+            r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
+            r"|[ ]next\b))))"
+            r"[ ](\d{1,3})(?:st|nd|rd|th)?(?![\w.,]\d|[\w]|[ ](?:%|percent|per|minutes|hours|days"
+            r"|weeks|months|o'clock|am|pm|euros?|dollars?|pounds?)\b)"
+        ),
+        MEDIUM,
+        "age after 'just turned', 'at the age of', 'turning', 'is 29,'",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "just",
+            "turn",
+            "at the age",
+            "age of",
+            "aged",
+            "is ",
+            "am ",
+            "was ",
+            "he's",
+            "she's",
+            "i'm",
+            "they're",
+            "we're",
+            "you're",
+            "you are",
+            "he is",
+            "she is",
+        ),
+    ),
+    Rule(
+        "age_of_years",
+        "age",
+        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}(?=[ ]years[ ]of[ ]age\b)"),
+        MEDIUM,
+        "'48 years of age'",
+        validate=_age_valid,
+        requires=("of age",),
+    ),
+    Rule(
+        "nationality_or_religion",
+        "nationality or group",
+        _c(
+            r"(?i:\b(?:nationality|citizenship|religion|faith|ethnicity|denomination)\b)"
+            r"[ \t]*(?:[:=-]|is|was)?[ \t]*([A-Za-z][a-z'-]{2,20}(?:[ ][A-Z][a-z]{2,20})?)\b"
+        ),
+        HIGH,
+        "value after nationality / religion / ethnicity",
+        group=1,
+        validate=_not_a_common_word,
+        anchors=("nationality", "citizenship", "religion", "faith", "ethnicity", "denomination"),
+    ),
+    Rule(
+        "nationality_word",
+        "nationality or group",
+        _NATIONALITY_WORD,
+        0.55,
+        "nationality or religion adjective from a list, any case (french, Muslim, sikh)",
+        anchors=tuple(sorted(NATIONALITY_WORDS)),
     ),
     # --- person names
     Rule(
@@ -1763,9 +2281,10 @@ RULES: tuple[Rule, ...] = (
             re.MULTILINE,
         ),
         MEDIUM,
-        "speaker at the start of a chat or transcript line ([10:42] maria: ...)",
+        "speaker at the start of a chat or transcript line ([10:42] maria: ...), not a form "
+        "field (Desk:, ZIP:, MAC:, Gateway:)",
         group=1,
-        refine=refine_context_name,
+        refine=refine_speaker,
         requires=(":",),
     ),
     Rule(
@@ -1875,6 +2394,14 @@ def iter_matches(rule: Rule, text: str, lowered: str | None) -> Iterator[re.Matc
     With anchors and `lowered` (from `lower_same_length`) the pattern is only tried where an
     anchor starts.
     """
+    if rule.trigger is not None:
+        last_end = 0
+        for low, high in rule.trigger.windows(text):
+            for match in rule.pattern.finditer(text, low, high):
+                if match.start() >= last_end:
+                    last_end = max(match.end(), match.start() + 1)
+                    yield match
+        return
     if not rule.anchors or lowered is None:
         yield from rule.pattern.finditer(text)
         return
@@ -1911,11 +2438,11 @@ class RegexDetector:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)
         found: list[Detection] = []
-        shared: dict[tuple[re.Pattern[str], tuple[str, ...]], list[re.Match[str]]] = {}
+        shared: dict[tuple[Any, ...], list[re.Match[str]]] = {}
         for rule in self.rules:
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
-            key = (rule.pattern, rule.anchors)  # rules that read other groups of one pattern
+            key = (rule.pattern, rule.anchors, rule.trigger)  # rules reading other groups
             if key not in shared:
                 shared[key] = list(iter_matches(rule, text, lowered))
             for match in shared[key]:

