@@ -1,14 +1,17 @@
 """`python -m bench.attack_audit [--small]`: audit the token mechanisms with learned attackers.
 
-Full run (the default, ≤ 20 min on 2 CPU cores once the candidate sets are cached): 3,254
-documents, SanText, CusText and CluSanT at ε ∈ {0.5, 1, 2, 4, 8, 16}, the exact Bayes
+Full run (the default; 22 min wall on 2 CPU cores shared with other jobs, load 3–4, once
+the candidate sets are cached, single-threaded): 2,977 documents (1,600 training, 1,377 in
+three evaluation sets), SanText, CusText and CluSanT at ε ∈ {0.5, 1, 2, 4, 8, 16}, the exact Bayes
 attacker and three learned ones. Writes bench/results/attack_audit.{json,md}, two plots, and
 the compact table the package ships (anonymizer/token_dp/audit_table.json), from which
 receipts quote the audit and the token mechanisms take their default ε.
 
-`--small` (CI, a few minutes): 280 documents, 120 candidates per category, candidate sets of
-10, ε ∈ {0.5, 2, 8}, the exact attacker and the MLP attacker; writes
-bench/results/attack_audit_small.{json,md} and never the package's table.
+`--small` (CI, about a minute once its candidate sets are cached): 280 documents, 120
+candidates per category, candidate sets of 10, ε ∈ {0.5, 2, 8}, the exact attacker and the
+MLP attacker; writes
+bench/results/attack_audit_small.{json,md} and never the package's table. `--rebuild JSON`
+redoes the report, defaults and table from a saved run without attacking again.
 """
 
 from __future__ import annotations
