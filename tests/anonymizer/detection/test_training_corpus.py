@@ -29,9 +29,7 @@ def test_spans_align_with_the_text_and_use_our_categories() -> None:
 
 def _names(doc: dict) -> list[str]:
     return [
-        doc["text"][s["start"] : s["end"]]
-        for s in doc["spans"]
-        if s["label"] == "full person name"
+        doc["text"][s["start"] : s["end"]] for s in doc["spans"] if s["label"] == "full person name"
     ]
 
 
