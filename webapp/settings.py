@@ -335,3 +335,27 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
+
+# --- Accounts, invites, API tokens and the JSON API (webapp.accounts, webapp.api) -------------
+INSTALLED_APPS += ["ninja", "webapp.accounts", "webapp.api"]
+SITE_URL = env_str("ANONYMIZER_SITE_URL", "http://127.0.0.1:8000")  # links printed or mailed
+INVITE_VALID_DAYS = env_int("ANONYMIZER_INVITE_DAYS", 7)
+# Mail is off unless EMAIL_HOST is set; invite and reset links are then shown to staff instead.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "anonymizer@localhost")
+# A form sent with a stale CSRF token comes back filled in (webapp/failures.py).
+CSRF_FAILURE_VIEW = "webapp.failures.csrf_failure"
+# Batches (webapp.batches): several documents, one job each; what one batch upload may hold.
+INSTALLED_APPS += ["webapp.batches", "webapp.operations"]
+BATCH_MAX_DOCUMENTS = env_int("ANONYMIZER_BATCH_MAX_DOCUMENTS", 50)
+BATCH_MAX_ZIP_BYTES = env_int("ANONYMIZER_BATCH_MAX_ZIP_BYTES", 20_000_000)
+BATCH_MAX_TOTAL_BYTES = env_int("ANONYMIZER_BATCH_MAX_TOTAL_BYTES", 20_000_000)  # all documents
+BATCH_MAX_ZIP_ENTRIES = 4 * BATCH_MAX_DOCUMENTS  # folders and OS litter included
+BATCH_READ_SECONDS = env_float("ANONYMIZER_BATCH_READ_SECONDS", 60.0)
+# Raised from the single-document limit above: past the batch limit a clear form error, and
+# far past it (a flood of files) Django refuses the request before reading them.
+DATA_UPLOAD_MAX_NUMBER_FILES = 2 * BATCH_MAX_DOCUMENTS

@@ -164,7 +164,7 @@ def test_a_failed_job_says_why_and_offers_resubmission(client, alice):
     body = client.get(reverse("job_detail", args=[job.pk])).content.decode()
     assert "the model ran out of memory" in body and f"?from_job={job.pk}" in body
     form = client.get(reverse("submit") + f"?from_job={job.pk}").content.decode()
-    assert f'value="{job.document.pk}"' in form and "Resubmitting" in form
+    assert f'value="{job.document.pk}"' in form and "Using your stored document" in form
 
 
 def test_owner_deletes_the_original_and_keeps_the_receipt(client, alices_job, alice):

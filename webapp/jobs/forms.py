@@ -19,6 +19,7 @@ from anonymizer.operators import FAKE_LOCALES, OPERATOR_TITLES
 from anonymizer.registry import MechanismInfo
 from anonymizer.settings import COMPOSITIONS, DETECTORS, parse_float
 from webapp.jobs.documents import DocumentError, check_size, check_text, extract_text
+from webapp.operations.mechanisms import reason_for
 
 USER_DETECTORS = [d for d in DETECTORS if d != "gold"]
 DEFAULTS = Settings(mechanism="redact")
@@ -255,6 +256,12 @@ class SubmitForm(forms.Form):
                 return DETECTOR_NONE_WARNING
         return None
 
+    def show_error(self, field: str, message: str) -> None:
+        """An error under a field of an unbound form (the no-JS mechanism switch)."""
+        if not hasattr(self, "cleaned_data"):
+            self.cleaned_data = {}
+        self.add_error(field, message)
+
     @property
     def resubmitting(self) -> str | None:
         """Name of the stored document being resubmitted, if any."""
@@ -302,7 +309,10 @@ class SubmitForm(forms.Form):
             else:
                 self.add_error("text", "Paste some text or upload a file.")
         except DocumentError as exc:
-            self.add_error("file" if upload is not None else "text", str(exc))
+            # an upload's problem belongs under the file field, even one Django already refused
+            on_file = upload is not None or "file" in self.files
+            if not (on_file and self.has_error("file")):
+                self.add_error("file" if on_file else "text", str(exc))
         data["name"] = data.get("name") or _default_name(self.document_text)
 
     def _use_existing_document(self, document_id: int, data: dict) -> None:
@@ -335,7 +345,29 @@ class SubmitForm(forms.Form):
             self.add_error("detector" if "detector" in self.fields else None, problem)
         reason = self.info.unavailable_reason()
         if reason and not self.for_preview:
-            self.add_error("mechanism", f"This mechanism is unavailable here: {reason}")
+            shown = reason_for(self.user, reason)
+            self.add_error("mechanism", f"This mechanism is unavailable here: {shown}")
+
+
+def keep_upload(user, upload, oversized: str | None = None):  # type: ignore[no-untyped-def]
+    """Store an uploaded file as the user's document, checked as on submit (DocumentError)."""
+    from webapp.jobs.services import create_document
+
+    if oversized or upload is None:
+        raise DocumentError(
+            f"{oversized or 'The file'!r} is too large; the limit is "
+            f"{django_settings.MAX_DOCUMENT_BYTES:,} bytes."
+        )
+    check_size(upload.size, repr(upload.name))
+    data = upload.read()
+    text, source = extract_text(upload.name, data)
+    return create_document(
+        user,
+        name=upload.name,
+        text=text,
+        source=source,
+        original_file=data if source == "docx" else None,
+    )
 
 
 def _default_name(text: str | None) -> str:

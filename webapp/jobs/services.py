@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F
@@ -82,24 +83,14 @@ def submit_job(  # type: ignore[no-untyped-def]
 
     `planned` is the receipt `anonymizer.plan()` gave for this text and these settings.
     """
-    from anonymizer import mechanism_info, plan
+    from anonymizer import plan
 
     if document.owner_id != user.pk:
         raise PermissionError("document belongs to another user")
     if planned is None:
         planned = plan(document.text, rewrite_settings).receipt
-    info = mechanism_info(rewrite_settings.mechanism)
     with transaction.atomic():
-        job = RewriteJob.objects.create(
-            owner=user,
-            document=document,
-            mechanism=rewrite_settings.mechanism,
-            queue=queue_for(rewrite_settings.mechanism),
-            rung_at=timezone.now(),
-            settings=rewrite_settings.to_dict(),
-            epsilon=_finite_or_none(rewrite_settings.epsilon) if info.uses_epsilon else None,
-            delta=rewrite_settings.delta if info.uses_delta else None,
-        )
+        job = _new_job(user, document, rewrite_settings)
         # raises ledger.BudgetExceeded, rolling the job back, if the cap cannot take it
         ledger.reserve_for_job(job, planned)
         transaction.on_commit(lambda: enqueue_rewrite(job.pk), robust=True)
@@ -107,6 +98,38 @@ def submit_job(  # type: ignore[no-untyped-def]
         "job %s queued on %s (mechanism=%s, doc=%s)", job.pk, job.queue, job.mechanism, document.pk
     )
     return job
+
+
+def submit_jobs(  # type: ignore[no-untyped-def]
+    user, documents: list[Document], rewrite_settings: Settings, planned: list[ReceiptData]
+) -> list[RewriteJob]:
+    """Queue one job per document, admitted together or not at all (one budget check).
+
+    Raises ledger.BatchBudgetExceeded, storing nothing, if the cap cannot take them all.
+    """
+    if any(d.owner_id != user.pk for d in documents):
+        raise PermissionError("document belongs to another user")
+    with transaction.atomic():
+        jobs = [_new_job(user, document, rewrite_settings) for document in documents]
+        ledger.reserve_for_jobs(jobs, planned)
+        for job in jobs:
+            transaction.on_commit(partial(enqueue_rewrite, job.pk), robust=True)
+    log.info("jobs %s queued together (mechanism=%s)", [j.pk for j in jobs], jobs[0].mechanism)
+    return jobs
+
+
+def _new_job(user, document: Document, rewrite_settings: Settings) -> RewriteJob:  # type: ignore[no-untyped-def]
+    info = mechanism_info(rewrite_settings.mechanism)
+    return RewriteJob.objects.create(
+        owner=user,
+        document=document,
+        mechanism=rewrite_settings.mechanism,
+        queue=queue_for(rewrite_settings.mechanism),
+        rung_at=timezone.now(),
+        settings=rewrite_settings.to_dict(),
+        epsilon=_finite_or_none(rewrite_settings.epsilon) if info.uses_epsilon else None,
+        delta=rewrite_settings.delta if info.uses_delta else None,
+    )
 
 
 def submit_text(  # type: ignore[no-untyped-def]

@@ -7,23 +7,26 @@ import logging
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from anonymizer import list_mechanisms
 from webapp.jobs import services
+from webapp.jobs.documents import DocumentError
 from webapp.jobs.downloads import bundle_zip, file_stem, receipt_json
-from webapp.jobs.forms import SubmitForm
+from webapp.jobs.forms import SubmitForm, keep_upload
 from webapp.jobs.models import Document, Review, RewriteJob
 from webapp.jobs.planning import PLANNING_ERRORS, PlanningError, plan_bounded, planning_message
 from webapp.jobs.queries import SORTS, HistoryQuery, history_page
 from webapp.jobs.result import result_context
 from webapp.jobs.retention import purge_document
-from webapp.jobs.review import attach_pseudonym_set, start_review_from_form
+from webapp.jobs.review import start_review_from_form
+from webapp.jobs.submission import SubmissionRefused, submit_form
 from webapp.jobs.uploads import oversized_upload
-from webapp.ledger.services import BudgetExceeded, budget_summary, remaining_after
+from webapp.ledger.services import budget_summary, remaining_after
+from webapp.operations.mechanisms import reason_for
+from webapp.operations.queueing import queue_position
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ def submit(request: HttpRequest) -> HttpResponse:
             if job is not None:
                 return redirect("job_detail", job_id=job.pk)
     elif request.method == "POST":  # no-JS "show this mechanism's settings" button
-        form = SubmitForm(initial=_carry_over(request.POST), user=request.user)
+        form = _settings_switch_form(request)
     else:
         form = SubmitForm(initial=_initial_from_job(request), user=request.user)
     return render(request, "jobs/submit.html", {"form": form, "mechanisms": list_mechanisms()})
@@ -68,35 +71,30 @@ def _bound_form(request: HttpRequest, **kwargs) -> SubmitForm:  # type: ignore[n
 
 def _submit_valid_form(request: HttpRequest, form: SubmitForm) -> RewriteJob | None:
     try:
-        planned = plan_bounded(form.document_text, form.rewrite_settings).receipt
-    except PlanningError as exc:
+        return submit_form(request.user, form)
+    except SubmissionRefused as exc:
         form.add_error(None, str(exc))
         return None
-    try:
-        with transaction.atomic():  # the set is attached before the worker is rung
-            if form.existing_document is not None:
-                job = services.submit_job(
-                    request.user, form.existing_document, form.rewrite_settings, planned=planned
-                )
-            else:
-                job = services.submit_text(
-                    request.user,
-                    name=form.cleaned_data["name"],
-                    text=form.document_text,
-                    rewrite_settings=form.rewrite_settings,
-                    source=form.document_source,
-                    planned=planned,
-                    original_file=form.original_file,
-                )
-            attach_pseudonym_set(job, form.cleaned_data.get("pseudonym_set", ""))
-            return job
-    except BudgetExceeded as exc:
-        form.add_error(None, str(exc))
-        return None
-    except PLANNING_ERRORS as exc:  # the ledger's maths on extreme settings
-        log.info("submission refused: %s: %s", type(exc).__name__, exc)
-        form.add_error(None, planning_message(exc))
-        return None
+
+
+def _settings_switch_form(request: HttpRequest) -> SubmitForm:
+    """The form for the newly chosen mechanism, keeping what was entered. A browser cannot be
+    given a file back, so an uploaded file is read now (with the same checks as on submit) and
+    stored as the user's document, which the form then carries by its id."""
+    initial = _carry_over(request.POST)
+    upload = request.FILES.get("file")
+    problem = None
+    if upload is not None or oversized_upload(request):
+        try:
+            document = keep_upload(request.user, upload, oversized_upload(request))
+        except DocumentError as exc:
+            problem = str(exc)
+        else:
+            initial.update(document=document.pk, name=initial.get("name") or document.name)
+    form = SubmitForm(initial=initial, user=request.user)
+    if problem:
+        form.show_error("file", problem)
+    return form
 
 
 def _carry_over(post) -> dict:  # type: ignore[no-untyped-def]
@@ -142,7 +140,8 @@ def submit_preview(request: HttpRequest) -> HttpResponse:
         form = SubmitForm(initial={"mechanism": request.POST.get("mechanism")}, user=request.user)
         return render(request, "jobs/submit.html#preview", {"form": form, "preview": None})
     form = _bound_form(request, for_preview=True)
-    context: dict = {"form": form, "preview": None, "unavailable": form.info.unavailable_reason()}
+    unavailable = reason_for(request.user, form.info.unavailable_reason())
+    context: dict = {"form": form, "preview": None, "unavailable": unavailable}
     if form.is_valid():
         try:
             planned = plan_bounded(form.document_text, form.rewrite_settings)
@@ -200,6 +199,7 @@ def _job_context(job: RewriteJob, request: HttpRequest | None = None) -> dict:
         "receipt": receipt,
         "output_preview": job.output[: settings.JOB_PAGE_OUTPUT_CHARS],
         "retention_days": settings.DOCUMENT_RETENTION_DAYS,
+        "queue_position": queue_position(job),
     }
     if receipt is not None:
         context.update(result_context(job, receipt, request))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -119,12 +120,44 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     list_select_related = ["owner", "job"]
 
 
+class DefaultCapFormSet(BaseInlineFormSet):
+    """A user without a cap row of their own shows the default cap that applies to them; it is
+    saved as their own only when changed."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        default = DefaultBudget.current()
+        kwargs.setdefault(
+            "initial",
+            [
+                {
+                    "epsilon_cap": default.epsilon_cap,
+                    "delta_cap": default.delta_cap,
+                    "require_formal_guarantee": default.require_formal_guarantee,
+                }
+            ],
+        )
+        super().__init__(*args, **kwargs)
+
+
 class UserBudgetInline(admin.StackedInline):
     model = UserBudget
+    formset = DefaultCapFormSet
     can_delete = False
-    extra = 0
     max_num = 1
     verbose_name_plural = "privacy cap"
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": ["epsilon_cap", "delta_cap", "require_formal_guarantee"],
+                "description": "Without a cap of their own a user has the default cap for new "
+                "users, shown here; change it to give this user their own.",
+            },
+        )
+    ]
+
+    def get_extra(self, request: HttpRequest, obj=None, **kwargs) -> int:  # type: ignore[no-untyped-def]
+        return 0 if obj is not None and UserBudget.objects.filter(user=obj).exists() else 1
 
 
 User = get_user_model()

@@ -178,6 +178,8 @@ def _none_last(x: float | None) -> float:
 
 
 def _num(x: float | None) -> str:
+    """12 significant digits: exact enough for any audit, without binary float noise
+    (63.99999999999997 is 64)."""
     if x is None:
         return ""
-    return "inf" if math.isinf(x) else repr(float(x))
+    return "inf" if math.isinf(x) else f"{float(x):.12g}"

@@ -32,13 +32,13 @@ class CapFields(models.Model):
     releases without a formal guarantee are admitted at all."""
 
     epsilon_cap = models.FloatField(
-        "ε cap",
+        "epsilon cap (ε)",  # Django capitalises labels: "ε cap" became "Ε cap"
         null=True,
         blank=True,
         validators=[validate_cap_epsilon],
         help_text="Empty: no cap. Spent ε is always reported at the δ below.",
     )
-    delta_cap = models.FloatField("δ cap", validators=[validate_cap_delta])
+    delta_cap = models.FloatField("delta cap (δ)", validators=[validate_cap_delta])
     require_formal_guarantee = models.BooleanField(
         "refuse releases without a formal guarantee",
         default=False,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -238,7 +238,7 @@ def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
     if not connection.in_atomic_block:
         raise RuntimeError("reserve_for_job must run inside the job's transaction")
     cost = costs.release_cost(planned)
-    if cost.chargeable or cost.kind == Kind.NONE:  # other notions are always admitted
+    if _needs_admission(cost):
         summary = _aggregate_summary(_lock_budget(job.owner), job.owner_id)
         if not _fits(summary, cost):
             raise BudgetExceeded(summary, cost, planned)
@@ -247,6 +247,76 @@ def reserve_for_job(job: RewriteJob, planned: Receipt) -> LedgerEntry:
     )
     log.info("job %s reserved μ²=%.6g (%s)", job.pk, cost.mu_squared, cost.kind)
     return entry
+
+
+class BatchBudgetExceeded(BudgetExceeded):
+    """Not every job of a batch fits: only the first `n_fit` would; nothing was reserved.
+
+    `summary` is the budget before the batch; `cost` and `planned` are the first job that
+    does not fit after the ones before it.
+    """
+
+    def __init__(  # type: ignore[no-untyped-def]
+        self, summary, cost, planned, *, n_fit: int, n_total: int
+    ) -> None:
+        super().__init__(summary, cost, planned)
+        self.n_fit, self.n_total = n_fit, n_total
+
+    def __str__(self) -> str:
+        head = f"The batch of {self.n_total} documents was not submitted:"
+        if self.n_fit == 0:
+            return f"{head} not even the first fits. {super().__str__()}"
+        delta = self.summary.delta
+        return (
+            f"{head} what remains of your privacy budget (ε = "
+            f"{fmt(self.summary.epsilon_remaining)} at δ = {fmt(delta)}) takes only "
+            f"{self.n_fit} of them; each needs up to ε = "
+            f"{fmt(composed_epsilon(self.cost.mu_squared, delta))} at that δ. Submit at most "
+            f"{self.n_fit} documents, lower ε, or ask an administrator to raise your cap."
+        )
+
+
+def reserve_for_jobs(jobs: list[RewriteJob], planned: list[Receipt]) -> list[LedgerEntry]:
+    """Admit and reserve several jobs of one user together, under one lock: all or none.
+
+    Each job is checked with the same rule as `reserve_for_job`, counting the jobs before it
+    as reserved; raises BatchBudgetExceeded (rolling the batch back) at the first that does
+    not fit.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("reserve_for_jobs must run inside the jobs' transaction")
+    if len(jobs) != len(planned) or len({j.owner_id for j in jobs}) > 1:
+        raise ValueError("one planned receipt per job, all jobs of one user")
+    job_costs = [costs.release_cost(p) for p in planned]
+    if jobs and any(_needs_admission(c) for c in job_costs):
+        before = _aggregate_summary(_lock_budget(jobs[0].owner), jobs[0].owner_id)
+        summary = before
+        for index, (cost, receipt) in enumerate(zip(job_costs, planned, strict=True)):
+            if not _fits(summary, cost):
+                raise BatchBudgetExceeded(before, cost, receipt, n_fit=index, n_total=len(jobs))
+            summary = _with_reservation(summary, cost)
+    entries = LedgerEntry.objects.bulk_create(
+        LedgerEntry(job=job, owner_id=job.owner_id, status=Status.RESERVED, **_entry_fields(cost))
+        for job, cost in zip(jobs, job_costs, strict=True)
+    )
+    log.info("jobs %s reserved together", [j.pk for j in jobs])
+    return entries
+
+
+def _needs_admission(cost: ReleaseCost) -> bool:
+    """Whether a release is checked against the user's cap and policy (other notions are
+    always admitted, so they need no lock)."""
+    return cost.chargeable or cost.kind == Kind.NONE
+
+
+def _with_reservation(summary: BudgetSummary, cost: ReleaseCost) -> BudgetSummary:
+    if not cost.chargeable:
+        return summary
+    return replace(
+        summary,
+        mu_squared_reserved=summary.mu_squared_reserved + cost.mu_squared,
+        n_reserved_jobs=summary.n_reserved_jobs + 1,
+    )
 
 
 def charge_job(job: RewriteJob, receipt: Receipt) -> LedgerEntry:

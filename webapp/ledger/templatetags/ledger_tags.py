@@ -10,6 +10,12 @@ register = template.Library()
 
 
 @register.filter
-def eps(value: float | None) -> str:
-    """A privacy figure with 4 significant digits; ∞ for no bound, — for none."""
+def eps(value: float | str | None) -> str:
+    """A privacy figure with 4 significant digits; ∞ for no bound, — for none. Receipt payloads
+    store non-finite figures as strings ("inf"), so numeric strings are read as numbers."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return value
     return fmt(value)
