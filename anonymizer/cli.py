@@ -23,7 +23,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--text", help="input text (default: read standard input)")
     p.add_argument("--mechanism", default=Settings.mechanism, help="see --list-mechanisms")
     p.add_argument("--detector", default=Settings.detector)
-    p.add_argument("--epsilon", type=parse_float, default=Settings.epsilon, help="document ε")
+    p.add_argument(
+        "--epsilon",
+        type=parse_float,
+        default=None,
+        help="document ε (default: the seed's 16; for the token mechanisms the ε their "
+        "attack audit chose, see --list-mechanisms)",
+    )
     p.add_argument("--delta", type=float, default=Settings.delta, help="document δ")
     p.add_argument("--clip", type=float, default=Settings.clip_radius, dest="clip_radius")
     p.add_argument("--steps", type=int, default=Settings.num_steps, dest="num_steps")
@@ -54,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sensitive", action="append", default=[], dest="sensitive_words")
     p.add_argument(
+        "--remap",
+        action="store_true",
+        dest="bayes_remap",
+        help="token mechanisms: Bayesian remapping of the surrogates (post-processing)",
+    )
+    p.add_argument(
         "--operator",
         default=Settings.operator,
         help="placeholder | numbered | mask | hash | fake (replacement of placeholder spans)",
@@ -76,7 +88,7 @@ def _settings_from_args(args: argparse.Namespace) -> Settings:
     return Settings(
         mechanism=args.mechanism,
         detector=args.detector,
-        epsilon=args.epsilon,
+        epsilon=args.epsilon if args.epsilon is not None else default_epsilon(args.mechanism),
         delta=args.delta,
         clip_radius=args.clip_radius,
         num_steps=args.num_steps,
@@ -95,10 +107,24 @@ def _settings_from_args(args: argparse.Namespace) -> Settings:
         cluster_push=args.cluster_push,
         candidates_per_category=args.candidates_per_category,
         sensitive_words=tuple(args.sensitive_words),
+        bayes_remap=args.bayes_remap,
         operator=args.operator,
         mask_keep_length=args.mask_keep_length,
         fake_locale=args.fake_locale,
     )
+
+
+def default_epsilon(mechanism: str) -> float:
+    """The mechanism's registered default ε (the token mechanisms' comes from their attack
+    audit), else the seed's."""
+    from anonymizer.errors import UnknownMechanism
+    from anonymizer.registry import mechanism_info
+
+    try:
+        value = mechanism_info(mechanism).default_epsilon
+    except UnknownMechanism:
+        return Settings.epsilon
+    return Settings.epsilon if value is None else value
 
 
 def _print_rules(as_json: bool) -> None:
@@ -130,6 +156,7 @@ def _print_mechanisms(as_json: bool) -> None:
                 "available": reason is None,
                 "reason": reason,
                 "parameters": list(info.parameters),
+                "default_epsilon": info.default_epsilon,
             }
         )
     if as_json:

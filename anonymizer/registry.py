@@ -23,6 +23,8 @@ class MechanismInfo:
     needs_gpu: bool = False
     models: tuple[str, ...] = ()
     check_available: Callable[[], str | None] = field(default=lambda: None)
+    default_epsilon: float | None = None  # None: Settings' default (the seed's 16)
+    default_epsilon_reason: str | None = None
 
     def unavailable_reason(self) -> str | None:
         """None when the mechanism can run here; otherwise why not and how to fix it."""

@@ -47,6 +47,7 @@ class Settings:
     candidates_per_category: int = 2000
     sensitive_words: tuple[str, ...] = ()
     sanitize_general_words: bool = False
+    bayes_remap: bool = False  # token mechanisms: Bayesian remapping (post-processing)
     # replacement operator for placeholder spans (anonymizer.operators)
     operator: str = "placeholder"
     mask_keep_length: bool = True
@@ -93,7 +94,7 @@ _INTS = {
     "candidates_per_category",
 }
 _TUPLES = {"whitelist_categories", "allow_list", "deny_list", "sensitive_words"}
-_BOOLS = {"redact_pii", "sanitize_general_words", "mask_keep_length"}
+_BOOLS = {"redact_pii", "sanitize_general_words", "mask_keep_length", "bayes_remap"}
 _OPTIONAL = {"metric_unit", "seed", "device", "cluster_size"}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from anonymizer.mechanisms.base import Plan
 from anonymizer.registry import MechanismInfo, register
 from anonymizer.settings import Settings
+from anonymizer.token_dp.audit import default_epsilon, default_epsilon_reason
 from anonymizer.token_dp.embedding import MODEL_ID, Embedder, missing_packages
 from anonymizer.token_dp.sanitizer import TokenSanitizer
 from anonymizer.types import Detection, ProgressCallback, RewriteResult
@@ -24,6 +25,7 @@ COMMON_PARAMETERS = (
     "whitelist_categories",
     "allow_list",
     "deny_list",
+    "bayes_remap",
     "seed",
 )
 
@@ -86,6 +88,8 @@ def unavailable_reason() -> str | None:
 register(
     MechanismInfo(
         name="santext",
+        default_epsilon=default_epsilon("santext"),
+        default_epsilon_reason=default_epsilon_reason("santext"),
         title="SanText (token-level metric LDP)",
         guarantee="ε·d metric LDP per sensitive token (Euclidean, all-MiniLM-L6-v2 space)",
         description="Replaces each detected PII span by a same-category public surrogate drawn "
@@ -102,6 +106,8 @@ register(
 register(
     MechanismInfo(
         name="custext",
+        default_epsilon=default_epsilon("custext"),
+        default_epsilon_reason=default_epsilon_reason("custext"),
         title="CusText (token-level, clustered)",
         guarantee="ε-LDP within a cluster only; no metric-LDP guarantee with two or more clusters",
         description="Clusters the candidates (h per cluster) and draws a surrogate from the "
@@ -118,6 +124,8 @@ register(
 register(
     MechanismInfo(
         name="clusant",
+        default_epsilon=default_epsilon("clusant"),
+        default_epsilon_reason=default_epsilon_reason("clusant"),
         title="CluSanT (token-level, clustered metric LDP)",
         guarantee="ε′-metric LDP per sensitive token w.r.t. the cluster-pushed distance d′ "
         "(whole embedding space)",

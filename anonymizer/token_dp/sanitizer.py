@@ -31,6 +31,7 @@ from anonymizer.token_dp.clustering import (
 )
 from anonymizer.token_dp.embedding import MODEL_ID, Embedder, MiniLMEmbedder, model_reference
 from anonymizer.token_dp.receipt import CLUSTERING_SEED, CategoryStats, token_receipt
+from anonymizer.token_dp.remap import public_remap_table
 from anonymizer.token_dp.sampling import (
     clusant_log_probs,
     custext_log_probs,
@@ -44,6 +45,7 @@ from anonymizer.types import Detection, ProgressCallback, RewriteResult, Span
 
 VARIANTS = ("santext", "custext", "clusant")
 
+REMAP_CACHE_ENTRIES = 64
 _DEFAULT_EMBEDDER: MiniLMEmbedder | None = None
 _DEFAULT_LOCK = threading.Lock()
 
@@ -102,6 +104,7 @@ class TokenSanitizer:
         self.variant = variant
         self._embedder = embedder
         self._domains: dict[tuple[str, int | None], PublicDomain] = {}
+        self._remaps: dict[tuple, np.ndarray] = {}
         self._lock = threading.Lock()
 
     @property
@@ -168,6 +171,25 @@ class TokenSanitizer:
         return clusant_log_probs(
             distances, x_labels, public.labels, public.centroids, epsilon, k, public.delta_u
         )
+
+    def remap_table(self, public: PublicDomain, settings: Settings) -> np.ndarray:
+        """Bayesian remapping f(y) of every public candidate y at these settings (`remap`):
+        a function of the output and public data only, so applying it costs no privacy."""
+        key = (
+            public.candidates.key,
+            public.cluster_size,
+            float(settings.epsilon),
+            float(settings.cluster_push),
+        )
+        with self._lock:
+            if key in self._remaps:
+                return self._remaps[key]
+        square = self.log_probs(public, public.embeddings, settings)
+        table = public_remap_table(square, public.embeddings)
+        with self._lock:
+            if len(self._remaps) >= REMAP_CACHE_ENTRIES:
+                self._remaps.pop(next(iter(self._remaps)))
+            return self._remaps.setdefault(key, table)
 
     # -- rewriting -----------------------------------------------------------------------
 
@@ -246,6 +268,8 @@ class TokenSanitizer:
             public = publics[category]
             inputs = np.vstack([_embedding(public, vectors, _input_string(t)) for t in firsts])
             chosen = sample_rows(self.log_probs(public, inputs, settings), rng)
+            if settings.bayes_remap:
+                chosen = self.remap_table(public, settings)[chosen]
             for token, pick in zip(firsts, chosen, strict=True):
                 surrogates[token.draw_key] = public.strings[int(pick)]
                 draw_index[token.draw_key] = len(draw_index)

@@ -129,6 +129,13 @@ PARAMETER_FIELDS: dict[str, Callable[[], forms.Field]] = {
     "sanitize_general_words": lambda: forms.BooleanField(
         required=False, label="also sanitize general words (SanText vocabulary)"
     ),
+    "bayes_remap": lambda: forms.BooleanField(
+        required=False,
+        label="Bayesian remapping of surrogates",
+        help_text="Post-processing, no privacy cost: each drawn surrogate is replaced by the "
+        "candidate closest in expectation to the original. Raises similarity at small ε but "
+        "maps many strings to the same few surrogates (see the attack audit).",
+    ),
     "seed": lambda: forms.IntegerField(
         required=False,
         min_value=0,
@@ -211,6 +218,10 @@ class SubmitForm(forms.Form):
         for name in self.info.parameters:
             if name in PARAMETER_FIELDS:
                 self.fields[name] = PARAMETER_FIELDS[name]()
+        if "epsilon" in self.fields and self.info.default_epsilon is not None:  # from the audit
+            self.fields["epsilon"].initial = f"{self.info.default_epsilon:g}"
+            if self.info.default_epsilon_reason:
+                self.fields["epsilon"].help_text += f" Default: {self.info.default_epsilon_reason}."
         if "operator" not in self.info.parameters:
             del self.fields["pseudonym_set"]
         if may_seed(user):

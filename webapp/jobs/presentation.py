@@ -8,6 +8,8 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from anonymizer.token_dp.audit import audit_summary_line
+
 N_CATEGORY_COLOURS = 10
 PAGE_CHARS = 6000  # about two screens of text per page
 
@@ -314,6 +316,7 @@ class ReceiptSummary:
     sentences: list[str]
     figures: list[tuple[str, str]]
     guarantee: str
+    audit: str | None = None  # the token mechanisms' attack-audit line
 
 
 def receipt_summary(payload: dict, spans: list[dict] | None = None) -> ReceiptSummary:
@@ -367,6 +370,8 @@ def receipt_summary(payload: dict, spans: list[dict] | None = None) -> ReceiptSu
             + (" — seeded run, NOT private." if payload.get("seeded") else ".")
         )
     sentences.append(guarantee)
+    audit = details.get("audit")
+    audit_line = audit_summary_line(audit) if audit and notion != "none" else None
     figures = [
         (label, rounded(payload.get(key)))
         for label, key in (
@@ -381,4 +386,4 @@ def receipt_summary(payload: dict, spans: list[dict] | None = None) -> ReceiptSu
         )
         if payload.get(key) is not None and not (key == "n_chunks" and not payload.get(key))
     ]
-    return ReceiptSummary(sentences, figures, guarantee)
+    return ReceiptSummary(sentences, figures, guarantee, audit_line)

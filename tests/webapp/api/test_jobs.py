@@ -46,6 +46,20 @@ def test_settings_left_out_take_the_pages_defaults(as_alice, no_enqueue):
     assert RewriteJob.objects.get().settings["detector"] == "combined"
 
 
+@pytest.mark.parametrize("mechanism", ["santext", "custext", "clusant"])
+def test_a_token_mechanism_without_epsilon_gets_its_audited_default(
+    as_alice, no_enqueue, mechanism
+):
+    from anonymizer.registry import mechanism_info
+
+    settings = {"mechanism": mechanism, "detector": "regex"}
+    response = _post(as_alice, "/api/jobs", {"text": TEXT, "settings": settings})
+    assert response.status_code == 201, response.content
+    audited = mechanism_info(mechanism).default_epsilon
+    assert audited is not None and audited != 16
+    assert float(RewriteJob.objects.get().settings["epsilon"]) == audited
+
+
 def test_lists_of_strings_become_the_forms_lines(as_alice, no_enqueue):
     settings = {**REDACT, "allow_list": ["Jane", "ACME"], "whitelist_categories": ["email address"]}
     assert _post(as_alice, "/api/jobs", {"text": TEXT, "settings": settings}).status_code == 201
