@@ -3,16 +3,22 @@
 One user owns 10,000 jobs, each with a ledger entry (and a receipt when it succeeded); a few
 jobs have thousands of spans. For each database (SQLite, the embedded default, and a
 throwaway PostgreSQL server from Debian's package) the script migrates and seeds a fresh
-database, starts gunicorn as scripts/run.sh does (2 workers x 4 threads), and measures:
+database (PostgreSQL is then analysed, as autovacuum would within a minute), starts gunicorn
+with webapp/gunicorn.conf.py as scripts/run.sh does, and measures:
 
 - single client: one request at a time, no pause (p50/p95 per page);
 - 50 clients, each waiting 1 s between requests (p50/p95/p99 per page, req/s, errors);
 - closed loop: 8 clients without pauses, the most requests per second the server gives.
 
+The target (issue 16): history and job page p95 <= 100 ms under the 50 clients.
+
 Usage: python -m bench.load_bench [--db sqlite,postgres] [--jobs 10000] [--clients 50]
-                                  [--duration 60]
-Writes bench/results/load.json. Timings on a shared 2-core machine are noisy; the client
-threads run on the same cores as the server.
+                                  [--duration 60] [--workers N --threads N] [--label TEXT]
+       python -m bench.load_bench --report     # only rewrite load.md from load.json
+Each run is appended to bench/results/load.json with the machine's load average (1-minute,
+from os.getloadavg) before and after every phase; load.md reports, per database, the best
+and the worst run of the latest label. Timings on a shared 2-core machine are noisy, and the
+client threads run on the same cores as the server: the figures are upper bounds.
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import math
 import os
 import random
+import runpy
 import secrets
 import statistics
 import subprocess
@@ -45,6 +53,10 @@ HISTORY_URLS = [
 ]
 
 
+TARGET_P95_MS = 100.0
+PAGES = ("history", "job")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", default="sqlite,postgres")
@@ -52,17 +64,47 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--closed-clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, help="gunicorn workers (default: its config)")
+    parser.add_argument("--threads", type=int, help="gunicorn threads (default: its config)")
+    parser.add_argument("--label", help="groups runs in load.md (default: the git revision)")
+    parser.add_argument("--report", action="store_true", help="only rewrite load.md")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one database
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_one(args)))
         return
-    results = {"jobs": args.jobs, "clients": args.clients, "think_s": args.think}
-    for db in args.db.split(","):
-        results[db] = run_in_child(db, args)
-        print(f"{db}: {json.dumps(results[db], indent=1)}", flush=True)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "load.json").write_text(json.dumps(results, indent=2))
+    if not args.report:
+        run = {
+            "label": args.label or git_revision(),
+            "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "config": {
+                "jobs": args.jobs,
+                "clients": args.clients,
+                "think_s": args.think,
+                "duration_s": args.duration,
+                "closed_clients": args.closed_clients,
+            },
+        }
+        for db in args.db.split(","):
+            run[db] = run_in_child(db, args)
+            print(f"{db}: {json.dumps(run[db], indent=1)}", flush=True)
+        save_run(run)
+    write_report()
+
+
+def git_revision() -> str:
+    def git(*argv: str) -> str:
+        done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    changed = "+changes" if git("status", "--porcelain") else ""
+    return git("rev-parse", "--short", "HEAD") + changed
+
+
+def load_average() -> float:
+    """The machine's 1-minute load average (2 cores: above 2 means work was waiting)."""
+    return round(os.getloadavg()[0], 2)
 
 
 def run_in_child(db: str, args: argparse.Namespace) -> dict:
@@ -73,7 +115,6 @@ def run_in_child(db: str, args: argparse.Namespace) -> dict:
         "ANONYMIZER_VAR_DIR": str(var_dir),
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_DEBUG": "0",
-        "ANONYMIZER_WEB_WARM_DETECTOR": "0",
         "LOG_LEVEL": "WARNING",
     }
     env.pop("DATABASE_URL", None)
@@ -88,7 +129,10 @@ def run_in_child(db: str, args: argparse.Namespace) -> dict:
     try:
         argv = [sys.executable, "-m", "bench.load_bench", "--one", db, "--jobs", str(args.jobs)]
         argv += ["--clients", str(args.clients), "--think", str(args.think)]
-        argv += ["--duration", str(args.duration)]
+        argv += ["--duration", str(args.duration), "--closed-clients", str(args.closed_clients)]
+        for option in ("workers", "threads"):
+            if getattr(args, option):
+                argv += [f"--{option}", str(getattr(args, option))]
         done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"{db} run failed:\n{done.stderr[-4000:]}")
@@ -109,48 +153,63 @@ def run_one(args: argparse.Namespace) -> dict:
     call_command("migrate", verbosity=0)
     started = time.monotonic()
     user, job_ids = seed(args.jobs)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # autovacuum's job, done now rather than in a minute
+            cursor.execute("VACUUM ANALYZE")
     seed_s = time.monotonic() - started
     cookie = session_cookie(user)
     vendor = connection.vendor
     connection.close()
     port = free_port()
+    argv = [sys.executable, "-m", "gunicorn", "webapp.wsgi:application"]
+    argv += ["-c", "webapp/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}"]
+    argv += ["--control-socket", str(Path(os.environ["ANONYMIZER_VAR_DIR"]) / "gunicorn.ctl")]
+    for option in ("workers", "threads"):
+        if getattr(args, option):
+            argv += [f"--{option}", str(getattr(args, option))]
     gunicorn = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "webapp.wsgi:application",
-            "-c",
-            "webapp/gunicorn.conf.py",
-        ]
-        + ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4"]
-        + ["--control-socket", str(Path(os.environ["ANONYMIZER_VAR_DIR"]) / "gunicorn.ctl")],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         wait_until_serving(port, cookie)
         rng = random.Random(0)
         urls = Urls(job_ids, rng)
-        for _ in range(20):  # warm both workers' caches and connections
+        for _ in range(40):  # warm every worker's caches and connections
             get(port, cookie, urls.history())
             get(port, cookie, urls.job())
+        load_before = load_average()
         single = {
             "history": summarise([get(port, cookie, urls.history()) for _ in range(60)]),
             "job": summarise([get(port, cookie, urls.job()) for _ in range(60)]),
         }
+        single["load_before"], single["load_after"] = load_before, load_average()
         loaded = run_clients(port, cookie, urls, args.clients, args.think, args.duration)
-        closed = run_clients(port, cookie, urls, 8, 0.0, min(args.duration, 30.0))
+        closed = run_clients(port, cookie, urls, args.closed_clients, 0.0, min(args.duration, 30))
     finally:
         gunicorn.terminate()
         gunicorn.wait(30)
     return {
         "database": vendor,
         "seed_s": round(seed_s, 1),
+        "server": server_config(args),
         "single_client": single,
-        f"{args.clients}_clients_think_{args.think:g}s": loaded,
-        "closed_loop_8_clients": {"req_per_s": closed["req_per_s"], "errors": closed["errors"]},
+        "loaded": {"clients": args.clients, "think_s": args.think, **loaded},
+        "closed_loop": {
+            "clients": args.closed_clients,
+            "req_per_s": closed["req_per_s"],
+            "errors": closed["errors"],
+            "load_before": closed["load_before"],
+            "load_after": closed["load_after"],
+        },
+    }
+
+
+def server_config(args: argparse.Namespace) -> dict:
+    """Workers and threads gunicorn runs with: the command line's, else its config file's."""
+    config = runpy.run_path(str(ROOT / "webapp" / "gunicorn.conf.py"))
+    return {
+        "workers": args.workers or config.get("workers", 1),
+        "threads": args.threads or config.get("threads", 1),
     }
 
 
@@ -196,12 +255,13 @@ def run_clients(port: int, cookie: str, urls: Urls, n: int, think: float, durati
         kind = "history" if index % 2 else "job"
         while time.monotonic() < deadline:
             url = urls.history() if kind == "history" else urls.job()
+            sent = time.perf_counter()
             try:
                 ms, status = get(port, cookie, url, conn)
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException):  # counted, at the time it took
                 conn.close()
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                ms, status = 0.0, 599
+                ms, status = (time.perf_counter() - sent) * 1000, 599
             if time.monotonic() - start > warm_up:
                 with lock:
                     samples[kind].append(ms)
@@ -212,6 +272,7 @@ def run_clients(port: int, cookie: str, urls: Urls, n: int, think: float, durati
                 time.sleep(think)
         conn.close()
 
+    load_before = load_average()
     threads = [threading.Thread(target=client, args=(i,)) for i in range(n)]
     for thread in threads:
         thread.start()
@@ -221,7 +282,78 @@ def run_clients(port: int, cookie: str, urls: Urls, n: int, think: float, durati
     result["all"] = summarise([(ms, 200) for values in samples.values() for ms in values])
     result["req_per_s"] = round(sum(len(v) for v in samples.values()) / duration, 1)
     result["errors"] = len(errors)
+    result["load_before"], result["load_after"] = load_before, load_average()
     return result
+
+
+def save_run(run: dict) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "load.json"
+    runs = json.loads(path.read_text()).get("runs", []) if path.exists() else []
+    path.write_text(json.dumps({"runs": [*runs, run]}, indent=1) + "\n")
+
+
+def worst_p95(result: dict) -> float:
+    """The larger of the two pages' p95 under the many clients (what the target bounds)."""
+    return max(result["loaded"][page].get("p95_ms", math.inf) for page in PAGES)
+
+
+def write_report() -> None:
+    """load.md: per database, the best and the worst run of the latest label, and all runs."""
+    runs = json.loads((RESULTS / "load.json").read_text())["runs"]
+    label = runs[-1]["label"]
+    mine = [run for run in runs if run["label"] == label]
+    config = mine[-1]["config"]
+    lines = [
+        "# Load benchmark (`python -m bench.load_bench`)",
+        "",
+        f"{config['jobs']:,} jobs with ledger entries for one user; gunicorn on this 2-core "
+        f"machine; {config['clients']} clients each waiting {config['think_s']:g} s between "
+        f"requests for {config['duration_s']:g} s (history and job pages alternately); "
+        f"closed loop: {config['closed_clients']} clients without pauses. Target: history and "
+        f"job page p95 ≤ {TARGET_P95_MS:g} ms under the {config['clients']} clients. The "
+        "machine is shared with other engineers' test runs: `load` is its 1-minute load "
+        "average (2 cores) before → after each phase. The client threads run on the same "
+        "cores as the server and the database, so every figure is an upper bound.",
+        "",
+        f"Runs labelled `{label}`: {len(mine)}.",
+    ]
+    for db in ("sqlite", "postgres"):
+        done = [run for run in mine if db in run]
+        if not done:
+            continue
+        best = min(done, key=lambda run: worst_p95(run[db]))
+        worst = max(done, key=lambda run: worst_p95(run[db]))
+        held = sum(worst_p95(run[db]) <= TARGET_P95_MS for run in done)
+        lines += ["", f"## {db}", "", f"Target held in {held} of {len(done)} runs.", ""]
+        header = [
+            "| run | started | server | single client history p50 / p95 | single client job "
+            f"p50 / p95 | {config['clients']} clients history p50 / p95 | job p50 / p95 | "
+            "req/s | errors | load | closed loop req/s (load) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        lines += header + [report_row("best", best, db), report_row("worst", worst, db)]
+        lines += ["", "<details><summary>every run</summary>", "", *header]
+        lines += [report_row(str(i + 1), run, db) for i, run in enumerate(done)]
+        lines += ["", "</details>"]
+    (RESULTS / "load.md").write_text("\n".join(lines) + "\n")
+
+
+def report_row(name: str, run: dict, db: str) -> str:
+    result = run[db]
+    single, loaded, closed = result["single_client"], result["loaded"], result["closed_loop"]
+
+    def pair(stats: dict) -> str:
+        return f"{stats.get('p50_ms', '—')} / {stats.get('p95_ms', '—')} ms"
+
+    server = result["server"]
+    return (
+        f"| {name} | {run['started']} | {server['workers']}×{server['threads']} | "
+        f"{pair(single['history'])} | {pair(single['job'])} | {pair(loaded['history'])} | "
+        f"{pair(loaded['job'])} | {loaded['req_per_s']} | {loaded['errors']} | "
+        f"{loaded['load_before']} → {loaded['load_after']} | {closed['req_per_s']} "
+        f"({closed['load_before']} → {closed['load_after']}) |"
+    )
 
 
 def summarise(samples: list[tuple[float, int]]) -> dict:
@@ -276,8 +408,9 @@ def session_cookie(user) -> str:  # type: ignore[no-untyped-def]
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def seed(n_jobs: int):  # type: ignore[no-untyped-def]
-    """One user with n_jobs jobs, each with a ledger entry (and a receipt if it succeeded)."""
+def seed(n_jobs: int, user=None):  # type: ignore[no-untyped-def]
+    """n_jobs jobs, each with a ledger entry (and a receipt if it succeeded), for a new user
+    `bench` or added to `user`'s."""
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -291,7 +424,9 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
     from webapp.ledger.models import LedgerEntry
     from webapp.ledger.services import _entry_fields as entry_fields
 
-    user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    if user is None:
+        user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    first = RewriteJob.objects.filter(owner=user).count()
     text = "Mail jane.doe@example.com about the merger, or call +1 415-555-0188. " * 4
     kinds = {
         "redact": Settings(mechanism="redact", detector="regex"),
@@ -307,12 +442,12 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
             Document(
                 owner=user, name=f"report-{i}.txt", text=text, sha256="0" * 64, n_chars=len(text)
             )
-            for i in range(n_jobs)
+            for i in range(first, first + n_jobs)
         ],
         batch_size=1000,
     )
     jobs = []
-    for i, doc in enumerate(docs):
+    for i, doc in enumerate(docs, start=first):
         mechanism = mechanisms[i % len(mechanisms)]
         spans = [span_dict(s) for s in planned[mechanism].spans]
         if i % 500 == 0:
@@ -337,7 +472,7 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
         )
     jobs = RewriteJob.objects.bulk_create(jobs, batch_size=500)
     entries, receipts = [], []
-    for i, job in enumerate(jobs):
+    for i, job in enumerate(jobs, start=first):
         receipt = planned[job.mechanism].receipt
         succeeded = job.state == "succeeded"
         entries.append(
@@ -355,8 +490,8 @@ def seed(n_jobs: int):  # type: ignore[no-untyped-def]
                     job=job,
                     owner=user,
                     payload=receipt_dict(receipt),
-                    sha256=f"{i:064x}",
-                    prev_sha256=f"{i - 1:064x}" if receipts else "",
+                    sha256=f"{user.pk:08x}{i:056x}",  # unique across users
+                    prev_sha256=f"{user.pk:08x}{i - 1:056x}" if receipts or first else "",
                 )
             )
     LedgerEntry.objects.bulk_create(entries, batch_size=1000)

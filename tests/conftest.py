@@ -27,6 +27,16 @@ def _media_in_tmp(request, tmp_path) -> None:  # type: ignore[no-untyped-def]
         settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def _empty_caches() -> None:
+    """Every test starts with empty per-process caches: the previous test's database was
+    rolled back, so its ids (and totals cached under them) may come back with other rows."""
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=True):
+        cache.clear()
+
+
 @pytest.fixture
 def alice(django_user_model):  # type: ignore[no-untyped-def]
     return django_user_model.objects.create_user("alice", password="alice-password-1")

@@ -169,9 +169,13 @@ _SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
+# Connections are kept for DJANGO_CONN_MAX_AGE seconds (checked before reuse) instead of one
+# per request: a new PostgreSQL connection costs a server process and an authentication.
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=0
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -182,6 +186,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "TEST_DATABASE_NAME", str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")
         )
     }
+
+# Both per process. "summaries" keeps each user's settled ledger totals for the budget box;
+# every read checks them against the database (webapp.ledger.services), so a process never
+# needs to hear about another's writes.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "summaries": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "summaries",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

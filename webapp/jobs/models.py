@@ -25,6 +25,10 @@ class Document(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # the history sorted by document name walks this index from its first page
+            models.Index(fields=["owner", "name", "id"], name="document_owner_name"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -80,7 +84,10 @@ class RewriteJob(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["owner", "-created_at"]),
+            # newest first with the pk tie-break, read backwards (and oldest first forwards)
+            models.Index(fields=["owner", "created_at", "id"], name="job_owner_created"),
+            # the document-name sort and search join documents from the index, not the rows
+            models.Index(fields=["owner", "document", "id"], name="job_owner_document"),
             # the history table's other sorts (each with the pk tie-break) and filters
             models.Index(fields=["owner", "mechanism", "id"], name="job_owner_mechanism"),
             models.Index(fields=["owner", "epsilon", "id"], name="job_owner_epsilon"),

@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 
 
 def _get_job_for_user(request: HttpRequest, job_id: int) -> RewriteJob:
-    return get_object_or_404(
-        RewriteJob.objects.select_related("document").filter(owner=request.user), pk=job_id
-    )
+    # the original text (up to the upload limit) is not shown here: it loads only if read
+    jobs = RewriteJob.objects.select_related("document", "receipt").defer("document__text")
+    return get_object_or_404(jobs.filter(owner=request.user), pk=job_id)
 
 
 def _get_document_for_user(request: HttpRequest, document_id: int) -> Document:
@@ -224,10 +224,11 @@ def history(request: HttpRequest) -> HttpResponse:
         ],
         "mechanisms": [m.name for m in list_mechanisms()],
         "states": RewriteJob.State.values,
-        "budget": budget_summary(request.user),
     }
-    template = "jobs/history.html#table" if request.htmx else "jobs/history.html"
-    return render(request, template, context)
+    if request.htmx:  # filters, sorts and pages swap the table only: no budget box in it
+        return render(request, "jobs/history.html#table", context)
+    context["budget"] = budget_summary(request.user)
+    return render(request, "jobs/history.html", context)
 
 
 # --- downloads and deletion -----------------------------------------------------------

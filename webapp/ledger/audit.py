@@ -5,13 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import accumulate
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Max
 
 from anonymizer.accounting import composed_epsilon
+from webapp.jobs.models import Receipt
 from webapp.ledger.chart import Point, Unguaranteed
 from webapp.ledger.models import LedgerEntry
 from webapp.ledger.services import (
@@ -20,13 +23,14 @@ from webapp.ledger.services import (
     effective_status,
     ledger_entries,
     summaries_for_users,
+    with_job_states,
 )
 
 SORTS = {
     "user": lambda r: r.username.lower(),
     "spent": lambda r: r.summary.epsilon_spent,
     "formal": lambda r: r.summary.n_gaussian_releases,
-    "unguaranteed": lambda r: len(r.summary.no_guarantee),
+    "unguaranteed": lambda r: r.summary.no_guarantee_count,
     "basic": lambda r: r.summary.basic_epsilon,
     "cap": lambda r: _none_last(r.summary.epsilon_cap),
     "remaining": lambda r: _none_last(r.summary.epsilon_remaining),
@@ -47,6 +51,7 @@ COLUMNS = [
     ("last", "Last activity"),
 ]
 DEFAULT_SORT = "-spent"
+AUDIT_PAGE_SIZE = 50  # rows per table on a user's audit page
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,9 @@ def audit_rows(sort: str | None = None) -> list[AuditRow]:
 
 
 def audit_csv(rows: list[AuditRow]) -> str:
+    """The table as CSV, with the job ids of every release without a formal guarantee (the
+    summaries list only the newest)."""
+    unguaranteed = unguaranteed_job_ids([r.user_id for r in rows])
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
@@ -124,10 +132,10 @@ def audit_csv(rows: list[AuditRow]) -> str:
                 _num(s.epsilon_committed),
                 s.n_reserved_jobs,
                 s.n_gaussian_releases,
-                len(s.d_privacy),
-                len(s.other),
-                len(s.no_guarantee),
-                " ".join(str(r.job_id) for r in s.no_guarantee),
+                s.d_privacy_count,
+                s.other_count,
+                s.no_guarantee_count,
+                " ".join(map(str, unguaranteed.get(r.user_id, ()))),
                 int(s.require_formal_guarantee),
                 r.n_jobs,
                 r.last_activity.isoformat() if r.last_activity else "",
@@ -136,30 +144,51 @@ def audit_csv(rows: list[AuditRow]) -> str:
     return out.getvalue()
 
 
+@dataclass(frozen=True)
+class Step:
+    """A charged formally private release and the running sums after it (ε not solved yet)."""
+
+    at: datetime
+    mu_squared: float
+    basic_epsilon: float
+    job_id: int
+
+
+# what the cumulative series reads of an entry
+_SERIES_FIELDS = ("job_id", "status", "kind", "mu_squared", "basic_epsilon", "settled_at")
+
+
+def cumulative_steps(user) -> list[Step]:  # type: ignore[no-untyped-def]
+    """The user's charged formally private releases in time order, with running μ² and Σεᵢ.
+
+    Reads only the columns the sums need (no ε solve), so a page can solve just its rows.
+    """
+    entries = (
+        LedgerEntry.objects.filter(owner_id=user.pk, kind__in=LedgerEntry.CHARGEABLE)
+        .exclude(status=LedgerEntry.Status.RELEASED)
+        .select_related("job")
+        .only(*_SERIES_FIELDS, "created_at", "job__state", "job__noised_release")
+    )
+    charged = [e for e in entries if effective_status(e) == LedgerEntry.Status.CHARGED]
+    charged.sort(key=lambda e: (e.settled_at or e.created_at, e.pk))
+    mu_squared = accumulate(e.mu_squared for e in charged)
+    basic = accumulate(e.basic_epsilon for e in charged)
+    return [
+        Step(e.settled_at or e.created_at, mu, eps, e.job_id)
+        for e, mu, eps in zip(charged, mu_squared, basic, strict=True)
+    ]
+
+
+def points_at(steps: Iterable[Step], delta: float) -> list[Point]:
+    """Exact ε (at δ) after each step: one numerical solve per step."""
+    return [
+        Point(s.at, composed_epsilon(s.mu_squared, delta), s.basic_epsilon, s.job_id) for s in steps
+    ]
+
+
 def cumulative_points(user) -> list[Point]:  # type: ignore[no-untyped-def]
     """Exact and basic ε (at the user's cap δ) after each charged release, in time order."""
-    delta = cap_for(user).delta_cap
-    charged = [
-        e
-        for e in ledger_entries(user.pk)
-        if e.kind in LedgerEntry.CHARGEABLE and effective_status(e) == LedgerEntry.Status.CHARGED
-    ]
-    charged.sort(key=lambda e: (e.settled_at or e.created_at, e.pk))
-    mu_squared: list[float] = []
-    basic: list[float] = []
-    points = []
-    for e in charged:
-        mu_squared.append(e.mu_squared)
-        basic.append(e.basic_epsilon)
-        points.append(
-            Point(
-                e.settled_at or e.created_at,
-                composed_epsilon(math.fsum(mu_squared), delta),
-                math.fsum(basic),
-                e.job_id,
-            )
-        )
-    return points
+    return points_at(cumulative_steps(user), cap_for(user).delta_cap)
 
 
 def unguaranteed_points(user) -> list[Unguaranteed]:  # type: ignore[no-untyped-def]
@@ -171,6 +200,33 @@ def unguaranteed_points(user) -> list[Unguaranteed]:  # type: ignore[no-untyped-
     ]
     entries.sort(key=lambda e: (e.settled_at or e.created_at, e.pk))
     return [Unguaranteed(e.settled_at or e.created_at, e.job_id) for e in entries]
+
+
+def entries_newest_first(user):  # type: ignore[no-untyped-def]
+    """The user's ledger entries with their jobs' states, newest first (a paged table)."""
+    entries = LedgerEntry.objects.filter(owner_id=user.pk).order_by("-created_at", "-pk")
+    return with_job_states(entries)
+
+
+def receipts_newest_first(user):  # type: ignore[no-untyped-def]
+    """The user's receipts, newest first (a paged table)."""
+    return Receipt.objects.filter(owner=user).order_by("-created_at", "-pk")
+
+
+def unguaranteed_job_ids(user_ids: list[int]) -> dict[int, list[int]]:
+    """Each user's charged releases without a formal guarantee, as job ids in time order."""
+    entries = (
+        LedgerEntry.objects.filter(owner_id__in=user_ids, kind=LedgerEntry.Kind.NONE)
+        .exclude(status=LedgerEntry.Status.RELEASED)
+        .select_related("job")
+        .only("owner_id", "job_id", "status", "job__state", "job__noised_release")
+        .order_by("created_at", "pk")
+    )
+    found: dict[int, list[int]] = {}
+    for e in entries:
+        if effective_status(e) == LedgerEntry.Status.CHARGED:
+            found.setdefault(e.owner_id, []).append(e.job_id)
+    return found
 
 
 def _none_last(x: float | None) -> float:

@@ -129,6 +129,13 @@ def release_cost(receipt: Receipt) -> ReleaseCost:
     )
 
 
+@lru_cache(maxsize=4096)
+def epsilon_at(mu_squared: float, delta: float) -> float:
+    """composed_epsilon, remembered: a numerical solve (2–3 ms) that every page with a budget
+    asks for with the same few (μ², δ)."""
+    return composed_epsilon(mu_squared, delta)
+
+
 @lru_cache(maxsize=1024)  # a numerical solve, asked for on every page with a budget
 def cap_mu_squared(epsilon_cap: float | None, delta_cap: float) -> float:
     """μ_B² of a cap (ε_B, δ_B): 1/get_sigma_gaussian(ε_B, δ_B)²; no cap is ∞, δ_B = 0 is 0."""

@@ -139,7 +139,9 @@ class LedgerEntry(models.Model):
             models.CheckConstraint(condition=Q(mu_squared__gte=0), name="ledger_mu_squared_gte_0"),
         ]
         indexes = [
-            models.Index(fields=["owner", "status"]),
+            # the page cache's fingerprint (count and latest settling of charged entries),
+            # read from the index alone
+            models.Index(fields=["owner", "status", "settled_at"], name="ledger_owner_settled"),
             # budget summaries: per-kind sums and the newest releases of a kind
             models.Index(fields=["owner", "status", "kind", "created_at"], name="ledger_summary"),
         ]

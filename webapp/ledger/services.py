@@ -29,9 +29,11 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from django.core.cache import caches
 from django.db import connection
-from django.db.models import Count, F, Sum
+from django.db.models import Count, F, Max, Sum
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from anonymizer.accounting import composed_epsilon
 from anonymizer.types import Receipt
@@ -47,6 +49,8 @@ ACTIVE_STATES = (RewriteJob.State.QUEUED, RewriteJob.State.RUNNING)
 # Releases of each non-Gaussian kind a page summary lists by job (the newest); counts and
 # totals always cover all of them.
 LISTED_RELEASES = 50
+# The per-process cache of users' settled totals (settings.CACHES)
+SUMMARY_CACHE = "summaries"
 
 
 class BudgetExceeded(Exception):
@@ -87,6 +91,9 @@ class Release:
     worst_case_epsilon: float  # d-privacy: ε against arbitrary documents (Δ = 2C)
     details: dict[str, Any]
     created_at: datetime
+    # what a list says of it: the receipt's statement (else its notion), at most 160 characters;
+    # truncated once here, not on every page (the budget box lists up to 50)
+    statement: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,12 +147,12 @@ class BudgetSummary:
     @cached_property  # a numerical solve; pages read it several times
     def epsilon_spent(self) -> float:
         """Exact ε(δ) of all charged releases: get_epsilon_gaussian(1/μ, δ)."""
-        return composed_epsilon(self.mu_squared_spent, self.delta)
+        return costs.epsilon_at(self.mu_squared_spent, self.delta)
 
     @cached_property  # a numerical solve; pages read it several times
     def epsilon_committed(self) -> float:
         """Exact ε(δ) including the reservations of queued and running jobs."""
-        return composed_epsilon(self.mu_squared_spent + self.mu_squared_reserved, self.delta)
+        return costs.epsilon_at(self.mu_squared_spent + self.mu_squared_reserved, self.delta)
 
     @property
     def mu_squared_available(self) -> float:
@@ -156,7 +163,7 @@ class BudgetSummary:
         """The ε (at δ) one more release could still use; None without a cap."""
         if not self.capped:
             return None
-        return composed_epsilon(max(self.mu_squared_available, 0.0), self.delta)
+        return costs.epsilon_at(max(self.mu_squared_available, 0.0), self.delta)
 
     @property
     def percent_used(self) -> int:
@@ -430,7 +437,8 @@ def budget_summary(user) -> BudgetSummary:  # type: ignore[no-untyped-def]
     Computed in the database (a few aggregate queries, whatever the number of jobs); the
     lists of non-Gaussian releases hold the newest LISTED_RELEASES, their counts cover all.
     """
-    return _aggregate_summary(cap_for(user), user.pk)
+    settled = _cached_settled_totals([user.pk])[user.pk]
+    return _aggregate_summary(cap_for(user), user.pk, settled=settled)
 
 
 def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-untyped-def]
@@ -439,14 +447,19 @@ def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-u
 
 
 def summaries_for_users(user_ids: Iterable[int]) -> dict[int, BudgetSummary]:
-    """Summaries of many users with two queries (the audit table)."""
+    """Summaries of many users (the audit table), from the same aggregates and cache as a
+    page's: a fixed number of queries, plus the sums of users whose charged entries changed."""
     ids = list(user_ids)
     caps: dict[int, CapFields] = {b.user_id: b for b in UserBudget.objects.filter(user_id__in=ids)}
     default = DefaultBudget.current()
-    entries: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
-    for entry in _entry_query().filter(owner_id__in=ids):
-        entries[entry.owner_id].append(entry)
-    return {i: _summarise(caps.get(i, default), entries[i]) for i in ids}
+    settled = _cached_settled_totals(ids)
+    pending: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
+    for entry in _pending_entries(LedgerEntry.objects.filter(owner_id__in=ids)):
+        pending[entry.owner_id].append(entry)
+    return {
+        i: _aggregate_summary(caps.get(i, default), i, settled=settled[i], pending=pending[i])
+        for i in ids
+    }
 
 
 def effective_status(entry: LedgerEntry) -> str:
@@ -461,31 +474,32 @@ def effective_status(entry: LedgerEntry) -> str:
 
 
 def _aggregate_summary(
-    cap: CapFields, owner_id: int, exclude_job_id: int | None = None
+    cap: CapFields,
+    owner_id: int,
+    exclude_job_id: int | None = None,
+    settled: SettledTotals | None = None,
+    pending: list[LedgerEntry] | None = None,
 ) -> BudgetSummary:
     """The same figures as `_summarise`, summed by the database instead of row by row.
 
-    Settled entries (charged or released) are summed per kind in one GROUP BY without
-    touching the jobs; only entries still marked reserved (a user's few queued or running
-    jobs) are read with their job to work out their effective status.
+    Charged entries are summed per kind in one GROUP BY without touching the jobs (or come
+    from `settled`, the page cache's copy of those sums); only entries still marked reserved
+    (a user's few queued or running jobs) are read with their job to work out their
+    effective status.
     """
     entries = LedgerEntry.objects.filter(owner_id=owner_id)
     if exclude_job_id is not None:
         entries = entries.exclude(job_id=exclude_job_id)
-    settled = {
-        row["kind"]: row
-        for row in entries.filter(status=Status.CHARGED)
-        .values("kind")
-        .annotate(n=Count("pk"), mu=Sum("mu_squared"), eps=Sum("basic_epsilon"))
-        .annotate(dlt=Sum("basic_delta"))
-        .order_by()
-    }
-    pending = list(entries.filter(status=Status.RESERVED).select_related("job"))
-    spent = [settled[k]["mu"] for k in LedgerEntry.CHARGEABLE if k in settled]
-    basic_eps = [settled[k]["eps"] for k in LedgerEntry.CHARGEABLE if k in settled]
-    basic_delta = [settled[k]["dlt"] for k in LedgerEntry.CHARGEABLE if k in settled]
-    n_spent = sum(settled[k]["n"] for k in LedgerEntry.CHARGEABLE if k in settled)
-    counts = {kind: settled[kind]["n"] if kind in settled else 0 for kind in _LISTED_KINDS}
+    if settled is None:
+        settled = _settled_totals(entries)
+    if pending is None:
+        pending = _pending_entries(entries)
+    sums = settled.sums
+    spent = [sums[k][1] for k in LedgerEntry.CHARGEABLE if k in sums]
+    basic_eps = [sums[k][2] for k in LedgerEntry.CHARGEABLE if k in sums]
+    basic_delta = [sums[k][3] for k in LedgerEntry.CHARGEABLE if k in sums]
+    n_spent = sum(sums[k][0] for k in LedgerEntry.CHARGEABLE if k in sums)
+    counts = {kind: sums[kind][0] if kind in sums else 0 for kind in _LISTED_KINDS}
     reserved: list[float] = []
     pending_charged: list[LedgerEntry] = []
     for entry in pending:
@@ -502,9 +516,9 @@ def _aggregate_summary(
             if entry.kind in counts:
                 counts[entry.kind] += 1
     listed = {
-        kind: _newest_releases(entries, kind, [e for e in pending_charged if e.kind == kind])
-        if counts[kind]
-        else []
+        kind: _newest_releases(
+            settled.newest.get(kind, ()), [e for e in pending_charged if e.kind == kind]
+        )
         for kind in _LISTED_KINDS
     }
     return BudgetSummary(
@@ -524,32 +538,126 @@ def _aggregate_summary(
         n_d_privacy=counts[Kind.D_PRIVACY],
         n_other=counts[Kind.OTHER],
         n_no_guarantee=counts[Kind.NONE],
-        notion_totals=_notion_totals(entries, pending_charged) if counts[Kind.OTHER] else (),
+        notion_totals=_notion_totals(settled.notions, pending_charged)
+        if counts[Kind.OTHER]
+        else (),
     )
 
 
-def _newest_releases(entries, kind: str, pending: list[LedgerEntry]) -> list[Release]:  # type: ignore[no-untyped-def]
-    """The newest LISTED_RELEASES charged releases of a kind, oldest first like the full lists."""
-    newest = list(
-        entries.filter(status=Status.CHARGED, kind=kind)
-        .defer("events")
-        .order_by("-created_at", "-pk")[:LISTED_RELEASES]
+# A listed release with the (created_at, pk) of its entry, the order the lists keep.
+_Listed = tuple[tuple[datetime, int], Release]
+
+
+@dataclass(frozen=True)
+class SettledTotals:
+    """What a user's charged entries add up to, per kind, and the newest of each listed kind.
+
+    An entry never changes once charged and is never deleted, so these only grow; a copy is
+    current while the user's charged entries keep the same `fingerprint` (their count and
+    latest settling time). Code that rewrites charged entries in place (a data migration)
+    must call `forget_settled_totals`; `migrate` does it, and processes started after a
+    migration begin with an empty cache.
+    """
+
+    fingerprint: tuple[int, datetime | None]
+    sums: dict[str, tuple[int, float, float, float]]  # kind: (n, Σμ², Σε_basic, Σδ_basic)
+    newest: dict[str, tuple[_Listed, ...]]
+    notions: dict[str, tuple[int, float]]  # other notions: (n, Σε)
+
+
+def _settled_totals(entries) -> SettledTotals:  # type: ignore[no-untyped-def]
+    charged = entries.filter(status=Status.CHARGED)
+    rows = list(
+        charged.values("kind")
+        .annotate(n=Count("pk"), mu=Sum("mu_squared"), eps=Sum("basic_epsilon"))
+        .annotate(dlt=Sum("basic_delta"), last=Max("settled_at"))
+        .order_by()
     )
-    merged = sorted([*newest, *pending], key=lambda e: (e.created_at, e.pk))
-    return [_release(entry) for entry in merged[-LISTED_RELEASES:]]
-
-
-def _notion_totals(entries, pending: list[LedgerEntry]) -> tuple[NotionTotal, ...]:  # type: ignore[no-untyped-def]
-    totals: dict[str, list[float]] = {}
-    counts: dict[str, int] = {}
-    for row in (
-        entries.filter(status=Status.CHARGED, kind=Kind.OTHER)
+    sums = {row["kind"]: (row["n"], row["mu"], row["eps"], row["dlt"]) for row in rows}
+    lasts = [row["last"] for row in rows if row["last"] is not None]
+    newest = {
+        kind: tuple(
+            ((e.created_at, e.pk), _release(e))
+            for e in charged.filter(kind=kind)
+            .defer("events")
+            .order_by("-created_at", "-pk")[:LISTED_RELEASES]
+        )
+        for kind in _LISTED_KINDS
+        if kind in sums
+    }
+    notions = {
+        row["notion"]: (row["n"], row["eps"] or 0.0)
+        for row in charged.filter(kind=Kind.OTHER)
         .values("notion")
         .annotate(n=Count("pk"), eps=Sum("epsilon"))
         .order_by()
-    ):
-        totals.setdefault(row["notion"], []).append(row["eps"] or 0.0)
-        counts[row["notion"]] = counts.get(row["notion"], 0) + row["n"]
+    }
+    fingerprint = (sum(row["n"] for row in rows), max(lasts, default=None))
+    return SettledTotals(fingerprint, sums, newest, notions)
+
+
+def with_job_states(entries):  # type: ignore[no-untyped-def]
+    """Entries with the job fields `effective_status` needs, without the large ones (spans,
+    outputs) or the entries' event logs."""
+    return entries.select_related("job").defer(
+        "events", *(f"job__{name}" for name in _LARGE_JOB_FIELDS)
+    )
+
+
+def forget_settled_totals(**_: object) -> None:
+    """Empty this process's cache of settled totals (also a `post_migrate` receiver)."""
+    caches[SUMMARY_CACHE].clear()
+
+
+def _pending_entries(entries) -> list[LedgerEntry]:  # type: ignore[no-untyped-def]
+    """Entries still marked reserved, with the job state their effective status needs."""
+    return list(with_job_states(entries.filter(status=Status.RESERVED)))
+
+
+def _cached_settled_totals(owner_ids: list[int]) -> dict[int, SettledTotals]:
+    """The users' settled totals from this process's cache where their fingerprint matches.
+
+    One index-only query (count and latest settling time of each user's charged entries)
+    instead of the sums and lists over every entry; a charge made anywhere changes the
+    fingerprint, and only the users whose fingerprint changed are summed again.
+    """
+    now = {
+        row["owner_id"]: (row["n"], row["last"])
+        for row in LedgerEntry.objects.filter(owner_id__in=owner_ids, status=Status.CHARGED)
+        .values("owner_id")
+        .annotate(n=Count("*"), last=Max("settled_at"))
+        .order_by()
+    }
+    cache = caches[SUMMARY_CACHE]
+    keys = {owner_id: f"settled:{owner_id}:{LISTED_RELEASES}" for owner_id in owner_ids}
+    hits = cache.get_many(keys.values())
+    totals: dict[int, SettledTotals] = {}
+    for owner_id, key in keys.items():
+        hit = hits.get(key)
+        if hit is not None and hit.fingerprint == now.get(owner_id, (0, None)):
+            totals[owner_id] = hit
+        else:
+            totals[owner_id] = _settled_totals(LedgerEntry.objects.filter(owner_id=owner_id))
+            cache.set(key, totals[owner_id])
+    return totals
+
+
+def _newest_releases(newest: tuple[_Listed, ...], pending: list[LedgerEntry]) -> list[Release]:
+    """The newest LISTED_RELEASES charged releases of a kind, oldest first like the full lists."""
+    merged = sorted(
+        [*newest, *(((e.created_at, e.pk), _release(e)) for e in pending)], key=lambda x: x[0]
+    )
+    return [release for _, release in merged[-LISTED_RELEASES:]]
+
+
+def _notion_totals(
+    settled: dict[str, tuple[int, float]], pending: list[LedgerEntry]
+) -> tuple[NotionTotal, ...]:
+    totals: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+    for notion, (n, eps) in settled.items():
+        totals.setdefault(notion, []).append(eps)
+        counts[notion] = counts.get(notion, 0) + n
     for entry in pending:
         if entry.kind == Kind.OTHER:
             totals.setdefault(entry.notion, []).append(entry.epsilon or 0.0)
@@ -558,6 +666,8 @@ def _notion_totals(entries, pending: list[LedgerEntry]) -> tuple[NotionTotal, ..
 
 
 _LISTED_KINDS = (Kind.D_PRIVACY, Kind.OTHER, Kind.NONE)
+# what a summary never reads of a pending entry's job (effective_status needs its state)
+_LARGE_JOB_FIELDS = ("spans", "output", "settings", "error")
 
 
 def _entry_query():  # type: ignore[no-untyped-def]
@@ -616,7 +726,13 @@ def _release(entry: LedgerEntry) -> Release:
         worst_case_epsilon=entry.basic_epsilon,
         details=entry.details,
         created_at=entry.created_at,
+        statement=Truncator(_statement(entry) or entry.notion).chars(160),
     )
+
+
+def _statement(entry: LedgerEntry) -> str:
+    details = entry.details if isinstance(entry.details, dict) else {}
+    return str(details.get("statement") or "")
 
 
 def _entry_fields(cost: ReleaseCost) -> dict[str, Any]:

@@ -8,14 +8,14 @@ from functools import wraps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from webapp.jobs.models import Receipt
 from webapp.ledger import audit
 from webapp.ledger.chart import cumulative_epsilon_svg
-from webapp.ledger.services import budget_summary, effective_status, ledger_entries
+from webapp.ledger.services import budget_summary, effective_status
 from webapp.ledger.verify import verify_receipt_chains
 
 View = Callable[..., HttpResponse]
@@ -60,23 +60,31 @@ def audit_csv_export(request: HttpRequest) -> HttpResponse:
 @require_GET
 @staff_required
 def audit_user(request: HttpRequest, user_id: int) -> HttpResponse:
+    """One user's budget, receipts, ledger entries and ε after each release, each table paged
+    (newest first) so the page stays the same size however long the history."""
     subject = get_object_or_404(get_user_model(), pk=user_id)
-    entries = [(e, effective_status(e)) for e in reversed(ledger_entries(subject.pk))]
-    receipts = (
-        Receipt.objects.filter(owner=subject).select_related("job").order_by("-created_at", "-pk")
-    )
+    summary = budget_summary(subject)
+    entries = _page(request, "entries", audit.entries_newest_first(subject))
+    steps = audit.cumulative_steps(subject)[::-1]
+    points = _page(request, "points", steps)
+    points.object_list = audit.points_at(points.object_list, summary.delta)
     return render(
         request,
         "ledger/audit_user.html",
         {
             "subject": subject,
-            "summary": budget_summary(subject),
-            "points": audit.cumulative_points(subject),
+            "summary": summary,
+            "points": points,
             "entries": entries,
-            "receipts": receipts,
+            "entry_statuses": [(e, effective_status(e)) for e in entries],
+            "receipts": _page(request, "receipts", audit.receipts_newest_first(subject)),
             "chain": verify_receipt_chains(subject.pk),
         },
     )
+
+
+def _page(request: HttpRequest, name: str, rows) -> Page:  # type: ignore[no-untyped-def]
+    return Paginator(rows, audit.AUDIT_PAGE_SIZE).get_page(request.GET.get(name))
 
 
 @require_GET

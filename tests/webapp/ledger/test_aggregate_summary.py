@@ -86,7 +86,8 @@ def test_the_summary_takes_the_same_few_queries_for_ten_jobs_or_forty(alice):
 
     for _ in range(10):
         run_job(alice, token_receipt(2))
-    few = queries()
+    first, again = queries(), queries()  # the second reads the settled totals from the cache
     for _ in range(30):
         run_job(alice, token_receipt(2))
-    assert queries() == few <= 6
+    assert (queries(), queries()) == (first, again)
+    assert first <= 7 and again <= 4
