@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import statistics
-import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from bench.inprocess import django_on_temp_sqlite
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SETTINGS = json.dumps({"mechanism": "redact", "detector": "regex"})
@@ -60,22 +60,13 @@ def main() -> None:
 
 
 def _set_up():  # type: ignore[no-untyped-def]
-    tmp = tempfile.mkdtemp(prefix="batch-bench-")
-    os.environ["ANONYMIZER_VAR_DIR"] = tmp
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "batch-bench-only-secret-key-0123456789abcdefghij")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-    import django
-
-    django.setup()
+    django_on_temp_sqlite("batch-bench-")
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from webapp.accounts.services import create_token
     from webapp.jobs import services
 
-    call_command("migrate", verbosity=0)
     services.enqueue_rewrite = lambda job_id: None  # no broker: server time only
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
     _, secret = create_token(user, "bench")

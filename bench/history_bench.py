@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import tempfile
 import time
 from pathlib import Path
+
+from bench.inprocess import django_on_temp_sqlite
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -23,18 +23,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
-    tmp = tempfile.mkdtemp(prefix="history-bench-")
-    os.environ["ANONYMIZER_VAR_DIR"] = tmp
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "history-bench-only-secret-key-0123456789abcdefghij")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    django_on_temp_sqlite("history-bench-")
     from django.test import Client
 
-    call_command("migrate", verbosity=0)
     user = _seed(args.jobs)
     client = Client()
     client.force_login(user)
