@@ -167,11 +167,14 @@ def run_one(args: argparse.Namespace) -> dict:
     for option in ("workers", "threads"):
         if getattr(args, option):
             argv += [f"--{option}", str(getattr(args, option))]
-    gunicorn = subprocess.Popen(
-        argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    server_log = Path(os.environ["ANONYMIZER_VAR_DIR"]) / "gunicorn.log"
+    started_server = time.monotonic()
+    with server_log.open("w") as log_file:
+        gunicorn = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file)
     try:
         wait_until_serving(port, cookie)
+        wait_until_warm(server_log, server_config(args)["workers"])
+        ready_s = time.monotonic() - started_server
         rng = random.Random(0)
         urls = Urls(job_ids, rng)
         for _ in range(40):  # warm every worker's caches and connections
@@ -191,6 +194,7 @@ def run_one(args: argparse.Namespace) -> dict:
     return {
         "database": vendor,
         "seed_s": round(seed_s, 1),
+        "ready_s": round(ready_s, 1),
         "server": server_config(args),
         "single_client": single,
         "loaded": {"clients": args.clients, "think_s": args.think, **loaded},
@@ -385,6 +389,20 @@ def wait_until_serving(port: int, cookie: str, timeout: float = 120) -> None:
             pass
         time.sleep(0.3)
     raise SystemExit("gunicorn did not start")
+
+
+def wait_until_warm(server_log: Path, workers: int, timeout: float = 300) -> None:
+    """Until every worker has loaded the default detector (webapp/gunicorn.conf.py does it in
+    the background after start): requests timed meanwhile would measure the start-up, when
+    loading the model competes with them for the CPU and the worker's interpreter lock."""
+    if os.environ.get("ANONYMIZER_WEB_WARM_DETECTOR", "1") == "0":
+        return
+    deadline = time.monotonic() + timeout
+    while server_log.read_text().count("default detector") < workers:
+        if time.monotonic() > deadline:
+            log = server_log.read_text()
+            raise SystemExit(f"gunicorn workers did not load the detector:\n{log[-4000:]}")
+        time.sleep(0.5)
 
 
 def free_port() -> int:
