@@ -441,9 +441,11 @@ def seed(n_jobs: int, user=None):  # type: ignore[no-untyped-def]
     from webapp.ledger import costs
     from webapp.ledger.models import LedgerEntry
     from webapp.ledger.services import _entry_fields as entry_fields
+    from webapp.ledger.services import ensure_budget
 
     if user is None:
         user = get_user_model().objects.create_user("bench", password="bench-password-1")
+        ensure_budget(user)  # as the first submission does
     first = RewriteJob.objects.filter(owner=user).count()
     text = "Mail jane.doe@example.com about the merger, or call +1 415-555-0188. " * 4
     kinds = {

@@ -437,8 +437,9 @@ def budget_summary(user) -> BudgetSummary:  # type: ignore[no-untyped-def]
     Computed in the database (a few aggregate queries, whatever the number of jobs); the
     lists of non-Gaussian releases hold the newest LISTED_RELEASES, their counts cover all.
     """
-    settled = _cached_settled_totals([user.pk])[user.pk]
-    return _aggregate_summary(cap_for(user), user.pk, settled=settled)
+    settled, reserving = _cached_settled_totals([user.pk])
+    pending = None if user.pk in reserving else []
+    return _aggregate_summary(cap_for(user), user.pk, settled=settled[user.pk], pending=pending)
 
 
 def remaining_after(user, planned: Receipt) -> BudgetAfter:  # type: ignore[no-untyped-def]
@@ -452,10 +453,11 @@ def summaries_for_users(user_ids: Iterable[int]) -> dict[int, BudgetSummary]:
     ids = list(user_ids)
     caps: dict[int, CapFields] = {b.user_id: b for b in UserBudget.objects.filter(user_id__in=ids)}
     default = DefaultBudget.current()
-    settled = _cached_settled_totals(ids)
+    settled, reserving = _cached_settled_totals(ids)
     pending: dict[int, list[LedgerEntry]] = {i: [] for i in ids}
-    for entry in _pending_entries(LedgerEntry.objects.filter(owner_id__in=ids)):
-        pending[entry.owner_id].append(entry)
+    if reserving:
+        for entry in _pending_entries(LedgerEntry.objects.filter(owner_id__in=reserving)):
+            pending[entry.owner_id].append(entry)
     return {
         i: _aggregate_summary(caps.get(i, default), i, settled=settled[i], pending=pending[i])
         for i in ids
@@ -614,20 +616,30 @@ def _pending_entries(entries) -> list[LedgerEntry]:  # type: ignore[no-untyped-d
     return list(with_job_states(entries.filter(status=Status.RESERVED)))
 
 
-def _cached_settled_totals(owner_ids: list[int]) -> dict[int, SettledTotals]:
-    """The users' settled totals from this process's cache where their fingerprint matches.
+def _cached_settled_totals(owner_ids: list[int]) -> tuple[dict[int, SettledTotals], set[int]]:
+    """The users' settled totals from this process's cache where their fingerprint matches,
+    and which of the users have entries still marked reserved.
 
-    One index-only query (count and latest settling time of each user's charged entries)
-    instead of the sums and lists over every entry; a charge made anywhere changes the
-    fingerprint, and only the users whose fingerprint changed are summed again.
+    One index-only query (per user, the count and latest settling time of the charged
+    entries, and whether any are still reserved) instead of the sums and lists over every
+    entry; a charge made anywhere changes the fingerprint, and only the users whose
+    fingerprint changed are summed again. A user without reserved entries needs no query
+    for pending ones: on PostgreSQL every round trip to the server counts on a busy machine.
     """
-    now = {
-        row["owner_id"]: (row["n"], row["last"])
-        for row in LedgerEntry.objects.filter(owner_id__in=owner_ids, status=Status.CHARGED)
-        .values("owner_id")
+    now: dict[int, tuple[int, datetime | None]] = {}
+    reserving: set[int] = set()
+    for row in (
+        LedgerEntry.objects.filter(
+            owner_id__in=owner_ids, status__in=(Status.CHARGED, Status.RESERVED)
+        )
+        .values("owner_id", "status")
         .annotate(n=Count("*"), last=Max("settled_at"))
         .order_by()
-    }
+    ):
+        if row["status"] == Status.CHARGED:
+            now[row["owner_id"]] = (row["n"], row["last"])
+        else:
+            reserving.add(row["owner_id"])
     cache = caches[SUMMARY_CACHE]
     keys = {owner_id: f"settled:{owner_id}:{LISTED_RELEASES}" for owner_id in owner_ids}
     hits = cache.get_many(keys.values())
@@ -639,7 +651,7 @@ def _cached_settled_totals(owner_ids: list[int]) -> dict[int, SettledTotals]:
         else:
             totals[owner_id] = _settled_totals(LedgerEntry.objects.filter(owner_id=owner_id))
             cache.set(key, totals[owner_id])
-    return totals
+    return totals, reserving
 
 
 def _newest_releases(newest: tuple[_Listed, ...], pending: list[LedgerEntry]) -> list[Release]:

@@ -22,6 +22,7 @@ from tests.webapp.ledger.helpers import (
     token_receipt,
 )
 from tests.webapp.ledger.test_aggregate_summary import NUMBERS, a_varied_ledger
+from webapp.jobs.models import RewriteJob
 from webapp.ledger import costs
 from webapp.ledger import services as ledger
 from webapp.ledger.models import LedgerEntry
@@ -59,6 +60,27 @@ def test_the_second_page_reads_the_settled_totals_from_the_cache(alice):
     sql = [query["sql"] for query in captured.captured_queries]
     assert not any("SUM(" in query for query in sql), sql  # only the fingerprint is read
     assert len(sql) <= 4  # the cap (2 without a stored one), the fingerprint, pending entries
+
+
+def _summary_queries(user) -> list[str]:  # type: ignore[no-untyped-def]
+    budget_summary(user)  # fills the cache
+    with CaptureQueriesContext(connection) as captured:
+        summary = budget_summary(user)
+    _same(summary, _fresh(user))
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_pending_entries_are_read_only_while_the_user_has_reserved_ones(alice):
+    run_job(alice, gaussian_receipt(1.0, 1e-3, 2))
+    settled = _summary_queries(alice)
+    job = submit(alice, gaussian_receipt(1.0, 1e-3, 2))  # queued: its reservation counts
+    queued = _summary_queries(alice)
+    assert len(queued) == len(settled) + 1
+    assert budget_summary(alice).n_reserved_jobs == 1
+    RewriteJob.objects.filter(pk=job.pk).update(state="failed")  # the reaper's way: no release
+    assert budget_summary(alice).n_reserved_jobs == 0  # still read, and counted as released
+    LedgerEntry.objects.filter(job=job).update(status="released", settled_at=timezone.now())
+    assert len(_summary_queries(alice)) == len(settled)
 
 
 def test_a_charge_written_by_another_process_shows_on_the_next_summary(alice):
