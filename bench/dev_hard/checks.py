@@ -57,6 +57,15 @@ def unmarked_occurrences(
     return found
 
 
+def _placement_problem(text: str, item: Mapping[str, Any], where: str) -> str | None:
+    """Why a span or negative does not sit on its own text in `text`, or None."""
+    if not 0 <= item["start"] < item["end"] <= len(text):
+        return f"{where} out of range"
+    if text[item["start"] : item["end"]] != item["text"]:
+        return f"{where} text mismatch"
+    return None
+
+
 def span_problems(doc: Mapping[str, Any]) -> list[str]:
     """Malformed, unknown-label or overlapping spans and negatives, as messages."""
     text = doc["text"]
@@ -64,11 +73,9 @@ def span_problems(doc: Mapping[str, Any]) -> list[str]:
     previous_end = 0
     for span in doc["spans"]:
         where = f"{doc['id']} span {span.get('start')}:{span.get('end')}"
-        if not 0 <= span["start"] < span["end"] <= len(text):
-            problems.append(f"{where} out of range")
+        if placement := _placement_problem(text, span, where):
+            problems.append(placement)
             continue
-        if text[span["start"] : span["end"]] != span["text"]:
-            problems.append(f"{where} text mismatch")
         if span["text"] != span["text"].strip():
             problems.append(f"{where} has outer white space")
         if span["label"] not in CATEGORIES:
@@ -79,18 +86,11 @@ def span_problems(doc: Mapping[str, Any]) -> list[str]:
     gold = [(s["start"], s["end"]) for s in doc["spans"]]
     for neg in doc["negatives"]:
         where = f"{doc['id']} negative {neg.get('start')}:{neg.get('end')}"
-        if not 0 <= neg["start"] < neg["end"] <= len(text):
-            problems.append(f"{where} out of range")
+        if placement := _placement_problem(text, neg, where):
+            problems.append(placement)
             continue
-        if text[neg["start"] : neg["end"]] != neg["text"]:
-            problems.append(f"{where} text mismatch")
         if not neg.get("note"):
             problems.append(f"{where} has no note")
         if any(s < neg["end"] and neg["start"] < e for s, e in gold):
             problems.append(f"{where} overlaps a gold span")
     return problems
-
-
-def document_problems(doc: Mapping[str, Any]) -> list[str]:
-    """Every structural problem and every leak of one document."""
-    return span_problems(doc) + [f"{doc['id']} leak: {m}" for m in leak_report(doc)]
