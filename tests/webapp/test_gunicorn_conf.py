@@ -13,6 +13,7 @@ import gc
 import logging
 import runpy
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,22 @@ def test_a_worker_freezes_what_loading_the_app_created(monkeypatch):
     assert _tracked(app_objects) == 1000
     assert _start_worker(monkeypatch, SlowToLoad) is None
     assert _tracked(app_objects) == 0
+
+
+class Node:
+    """An object in a reference cycle: only the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_garbage_is_collected_before_a_freeze_not_frozen_with_the_rest(monkeypatch):
+    monkeypatch.setenv("ANONYMIZER_WEB_WARM_DETECTOR", "0")
+    gc.disable()  # no automatic collection may free it first
+    garbage = weakref.ref(Node())
+    assert garbage() is not None
+    _start_worker(monkeypatch, SlowToLoad)
+    assert garbage() is None
 
 
 def test_the_detector_loads_with_the_collector_off_and_is_frozen_once_loaded(monkeypatch, caplog):
