@@ -403,11 +403,17 @@ def wait_until_warm(server_log: Path, workers: int, timeout: float = 300) -> Non
     if os.environ.get("ANONYMIZER_WEB_WARM_DETECTOR", "1") == "0":
         return
     deadline = time.monotonic() + timeout
-    while server_log.read_text().count("default detector") < workers:
+    while _warmed_workers(server_log.read_text()) < workers:
         if time.monotonic() > deadline:
             log = server_log.read_text()
             raise SystemExit(f"gunicorn workers did not load the detector:\n{log[-4000:]}")
         time.sleep(0.5)
+
+
+def _warmed_workers(server_log: str) -> int:
+    """Workers whose warm-up ended: loaded, unavailable, or failed with a traceback."""
+    ended = ("default detector", "Exception in thread warm-detector")
+    return sum(server_log.count(marker) for marker in ended)
 
 
 def free_port() -> int:

@@ -1,6 +1,8 @@
 """The load benchmark's report: every run kept with its machine load, the best and the worst
 of the latest label per database, and whether the p95 target held."""
 
+import pytest
+
 from bench import load_bench
 
 
@@ -47,3 +49,19 @@ def test_the_report_keeps_every_run_and_names_the_best_and_the_worst(tmp_path, m
     assert "40.0 / 80 ms" in best and "1.2 → 2.2" in best
     assert "45.0 / 90 ms" in worst and "120.0 / 240 ms" in worst and "6.5 → 7.5" in worst
     assert "postgres" not in report
+
+
+def test_timing_waits_until_every_worker_has_ended_its_detector_warm_up(tmp_path, monkeypatch):
+    monkeypatch.delenv("ANONYMIZER_WEB_WARM_DETECTOR", raising=False)
+    log = tmp_path / "gunicorn.log"
+    log.write_text("[INFO] Booting worker with pid: 1\n[INFO] Booting worker with pid: 2\n")
+    with pytest.raises(SystemExit, match="did not load the detector"):
+        load_bench.wait_until_warm(log, workers=2, timeout=0.2)
+    log.write_text(
+        log.read_text()
+        + "[INFO] default detector ready in 14.2 s\n"
+        + "Exception in thread warm-detector:\nTraceback (most recent call last):\n"
+    )
+    load_bench.wait_until_warm(log, workers=2, timeout=0.2)  # one loaded, one gave up
+    with pytest.raises(SystemExit):
+        load_bench.wait_until_warm(log, workers=3, timeout=0.2)
