@@ -1,12 +1,24 @@
 # ruff: noqa: E501  (templates stay one line each, so they read like the documents they make)
 """The NER model's training corpus: deliberately varied synthetic documents with gold spans.
 
-Written apart from `bench.corpus` (the development set) on purpose: other templates, other
-genres (chats, letters, CVs, server logs, tickets, invoices, court and police text, forms,
-address blocks, reviews, posts), people from ~70 Faker locales (romanised and native
-scripts), casing and spacing noise, and negative examples of what detectors wrongly flag:
-field labels ("Desk:", "ZIP:"), title-case phrases (acts, films, songs, departments, products),
-common words, money amounts and abbreviations, which carry no entity label.
+Written apart from `bench.corpus` (the development set) on purpose: other templates and
+21 genres (chats, SMS, Slack/IRC/Teams logs, e-mails and e-mail threads with quoted replies
+and signatures, letters, clinical letters, CVs, server logs, tickets, invoices, court text,
+police statements, interview transcripts, forms, address blocks, forum and social posts,
+meeting notes, stories that name one person in many forms). People come from ~80 Faker
+locales, native scripts and romanised (Arabic, Chinese, Indian, Nigerian, East African,
+Vietnamese, Slavic, Turkish, Japanese, Korean...), as full names, single first names,
+nicknames, lower-case, upper-case speaker labels and `LAST, First`. Addresses follow US,
+UK, European, Japanese, Korean, Chinese and Indian layouts and English villages (a house
+name, a village or a county alone on its line). Casing noise (all lower, all upper) and
+spacing noise (doubled spaces, dropped punctuation) keep every offset right.
+
+Negatives carry no entity label: laws and treaties, songs, films and TV shows, products
+and brands used as tools, departments, job titles, field labels ("Desk:", "ZIP:"), money
+amounts, abbreviations (NI, HR, IT), kinship words ("Uncle" stays outside "Uncle Femi"),
+languages and cuisines, words that are also names ("Will you...", "grace period"), and public
+authorities (only the place inside, "[[Leeds]] City Council", is a location), as the
+annotation guideline in `bench/frozen/README.md` says.
 
 Every span is labelled with our category strings; `NER_LABELS` maps the ones the NER model
 learns (people, organisations, places, street lines, postcodes, nationalities/religions).
