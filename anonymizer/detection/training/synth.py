@@ -828,6 +828,13 @@ class SynthGenerator:
             doc.pii(codes[0] if codes else f"{rng.randint(10000, 99999)}", "postal code")
         elif field == "age":
             doc.pii(str(p.age), "age")
+        elif field in ("age_years_old", "age_year_old"):  # the guideline puts the unit inside
+            unit = rng.choice(
+                [" years old", " yrs old"]
+                if field == "age_years_old"
+                else ["-year-old", " year old", "-yr-old"]
+            )
+            doc.pii(f"{p.age}{unit}", "age")
         elif field == "dob":
             doc.pii(p.dob.strftime(rng.choice(["%d/%m/%Y", "%Y-%m-%d", "%d %B %Y", "%B %d, %Y"])),
                     "date of birth")  # fmt: skip
@@ -996,7 +1003,7 @@ LETTER_BODY = [
     "My son {D.first} will collect the documents.",
     "We met {D.first} {D.last} from {org} at the {event}.",
     "You can reach me at {A.phone} or {A.email}.",
-    "{C.first} is {C.age} years old and lives with her sister {D.first}.",
+    "{C.first} is {C.age_years_old} and lives with her sister {D.first}.",
     "At the age of {C.age}, {C.first} moved to {loc}.",
     "My husband, {D.first}, is {D.nat} and a practising {rel}.",
     "Our records show {C.full} was born in {loc}.",
@@ -1117,7 +1124,7 @@ def _ticket(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
 
 CLINICAL = [
     "Re: {A.full}, DOB {A.dob}, {A.addr}",
-    "I saw this {A.age}-year-old {nat_lc} gentleman in clinic today.",
+    "I saw this {A.age_year_old} {nat_lc} gentleman in clinic today.",
     "{A.first} lives alone in {loc}; her daughter {B.first} visits daily.",
     "He was diagnosed with {phrase} at the age of {A.age}.",
     "Seen by {C.title} {C.last} in the {phrase}.",
@@ -1148,7 +1155,7 @@ LEGAL = [
     "Officer {C.last} (badge {n}) attended {C.addr}.",
     "The claimant relies on the {law}.",
     "{B.first} {B.last} told police that {A.first} had left for {country}.",
-    "The accused, a {A.age} year old {nat} national, was represented by {org}.",
+    "The accused, a {A.age_year_old} {nat} national, was represented by {org}.",
     "Judgment was given by {D.title} {D.last} in the {phrase}.",
     "The vehicle, registration {plate}, belongs to {C.full}.",
     "Costs of {money} are awarded against {org}.",

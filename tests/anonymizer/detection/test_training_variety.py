@@ -165,3 +165,15 @@ def test_padded_values_are_labelled_without_their_padding() -> None:
     built = doc.build()
     (span,) = built["spans"]
     assert built["text"] == "in Qəşəm " and built["text"][span["start"] : span["end"]] == "Qəşəm"
+
+
+def test_an_attached_age_unit_is_inside_the_age_span(docs: list[dict[str, Any]]) -> None:
+    ages = [a for d in docs for a in _surfaces(d, "age")]
+    assert sum(a.endswith("old") for a in ages) > 10
+    texts = "\n".join(d["text"] for d in docs)
+    for doc in docs:
+        for s in doc["spans"]:
+            after = doc["text"][s["end"] : s["end"] + 9]
+            if s["label"] == "age":
+                assert not re.match(r"[- ](year|yr)s?[- ]old", after), after
+    assert "years old" in texts
