@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
@@ -897,6 +897,16 @@ def _pick(gen: SynthGenerator, pool: list[str], low: int, high: int) -> list[str
     return gen.rng.sample(pool, k=min(len(pool), gen.rng.randint(low, high)))
 
 
+def _lines(
+    gen: SynthGenerator, doc: DocBuilder, pool: list[str], low: int, high: int
+) -> Iterator[tuple[int, str]]:
+    """Between `low` and `high` lines drawn from `pool`, each after a line break but the first."""
+    for i, line in enumerate(_pick(gen, pool, low, high)):
+        if i:
+            doc.text("\n")
+        yield i, line
+
+
 def _sep(gen: SynthGenerator) -> str:
     return gen.rng.choice([" ", " ", "  ", "\n", "\n\n"])
 
@@ -979,9 +989,7 @@ CHAT_LINES = [
 def _chat(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     rng = gen.rng
     style = rng.choice(["plain", "stamp", "bracket", "angle", "dash"])
-    for i, line in enumerate(_pick(gen, CHAT_LINES, 5, 12)):
-        if i:
-            doc.text("\n")
+    for _i, line in _lines(gen, doc, CHAT_LINES, 5, 12):
         if style == "stamp":
             doc.text(f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d} ")
         elif style == "bracket":
@@ -1078,9 +1086,7 @@ LOG_LINES = [
 
 
 def _log(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
-    for i, line in enumerate(_pick(gen, LOG_LINES, 4, 9)):
-        if i:
-            doc.text("\n")
+    for _i, line in _lines(gen, doc, LOG_LINES, 4, 9):
         gen.render(doc, line, people)
 
 
@@ -1323,9 +1329,7 @@ SMS_LINES = [
 
 def _sms(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     rng = gen.rng
-    for i, line in enumerate(_pick(gen, SMS_LINES, 2, 6)):
-        if i:
-            doc.text("\n")
+    for _i, line in _lines(gen, doc, SMS_LINES, 2, 6):
         if rng.random() < 0.4:
             gen.render(
                 doc, rng.choice(["{A.phone}: ", "From {B.phone}: ", "[{date} {hh}:{mm}] "]), people
@@ -1412,9 +1416,7 @@ def _transcript(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> N
     interviewer = rng.choice(["INTERVIEWER", "Q", "COUNSEL", "{C.title} {C.last}", "{C.first_uc}"])
     witness = rng.choice(["{A.first_uc}", "{A.full_uc}", "A", "WITNESS", "{A.first}", "{A.full}"])
     stamp = rng.random() < 0.3
-    for i, line in enumerate(_pick(gen, TRANSCRIPT_LINES, 4, 9)):
-        if i:
-            doc.text("\n")
+    for i, line in _lines(gen, doc, TRANSCRIPT_LINES, 4, 9):
         gen.render(
             doc,
             (interviewer if i % 2 == 0 else witness)
@@ -1520,9 +1522,7 @@ def _notes(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
     gen.render(
         doc, rng.choice(["{title_phrase} - minutes\n", "NOTES {date}\n", "Agenda\n"]), people
     )
-    for i, line in enumerate(_pick(gen, NOTES, 4, 9)):
-        if i:
-            doc.text("\n")
+    for i, line in _lines(gen, doc, NOTES, 4, 9):
         doc.text(rng.choice(["- ", "* ", "• ", "", f"{i + 1}. "]))
         gen.render(doc, line, people)
 
