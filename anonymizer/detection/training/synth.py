@@ -426,7 +426,7 @@ INDIAN_STATES = [
     "Rajasthan",
 ]
 VILLAGES = [
-    "Little Snoring", "Great Ayton", "Much Wenlock", "Upper Slaughter", "Long Melford", "Chipping Norton",
+    "Stow-on-the-Wold", "Great Ayton", "Much Wenlock", "Upper Slaughter", "Long Melford", "Chipping Norton",
     "Nether Wallop", "Ashby St Ledgers", "Westward Ho!", "Ballymena", "Llanfair", "Kirkby Lonsdale",
 ]  # fmt: skip
 COUNTIES = ["Norfolk", "Suffolk", "Yorkshire", "Shropshire", "Gloucestershire", "Oxfordshire",
