@@ -2510,20 +2510,25 @@ class RegexDetector:
 
 def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator[Detection]:
     """The rule's detections from its pattern's matches: group, value check, refinement."""
+    group, validate, refine = rule.group, rule.validate, rule.refine
+    category, placeholder, confidence, rule_id = (
+        rule.category,
+        rule.placeholder,
+        rule.confidence,
+        rule.rule_id,
+    )
     for match in matches:
-        start, end = match.span(rule.group)
+        start, end = match.span(group)
         if start < 0 or end <= start:
             continue
-        if rule.validate is not None and not rule.validate(text[start:end]):
+        if validate is not None and not validate(text[start:end]):
             continue
-        if rule.refine is not None:
-            refined = rule.refine(text, start, end)
+        if refine is not None:
+            refined = refine(text, start, end)
             if refined is None:
                 continue
             start, end = refined
-        yield Detection(
-            start, end, rule.category, rule.placeholder, "regex", rule.confidence, rule.rule_id
-        )
+        yield Detection(start, end, category, placeholder, "regex", confidence, rule_id)
 
 
 def rule_table() -> list[dict[str, str]]:
