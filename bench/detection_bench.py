@@ -8,6 +8,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
 - `dev-hand-hard`: `bench/dev/handwritten_hard.txt`, 40 documents in other genres, annotated
   without reading the rules (`bench/dev_hard/`);
+- `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
+  to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
   `bench/frozen/independent.jsonl`, loaded through `bench.loaders` and reported only as
   aggregate figures (skipped with a note when the files are not there). Nothing was tuned on
@@ -22,10 +24,13 @@ AnalyzerEngine (offline, en_core_web_sm; its output redacted with its own Anonym
 and the regex rules alone. Metrics (`anonymizer.metrics`): leak = share of gold surface
 strings still present in the redacted text (case-insensitive); span precision / recall / F2
 at IoU >= 0.5 and >= 0.7 (presidio-research's method); recall per gold category at IoU 0.5.
-Speed: docs/s of the default detector (batched, and one document at a time) and of Presidio
-on the same documents, timed side by side in this run. The largest document (2 MB, over
-1,000,000 characters) runs in a child process that reports its time and peak RSS. The regex
-rules' throughput is given in MB per CPU-second (`time.process_time`).
+Speed: docs/s and total CPU-seconds of the default detector (batched, and one document at a
+time), of Presidio and of the regex rules on the same documents, timed side by side in this
+run; the ratio to Presidio is what to read (absolute figures move with the machine's load).
+The largest document (2 MB, over 1,000,000 characters) runs in a child process that reports
+its time and peak RSS. The regex rules' throughput is given in MB per CPU-second
+(`time.process_time`); `python -m bench.regex_speed --against main` times the engine against
+another revision's in one process and checks that both find the same spans.
 
     python -m bench.detection_bench                      # every set
     python -m bench.detection_bench --sets dev-hand,dev-corpus --no-large
