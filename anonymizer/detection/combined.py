@@ -35,7 +35,7 @@ from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import propagate_names
-from anonymizer.detection.regex import RegexDetector
+from anonymizer.detection.regex import AGE_UNIT, PARTICLES, RegexDetector
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
@@ -115,23 +115,10 @@ def text_penalty(text: str, d: Detection) -> float:
     return penalty
 
 
-_TIME_AFTER = re.compile(r"(?:[ T,]+|,[ ]?)\d{1,2}:\d{2}")
-_LINE_START = re.compile(r"(?:^|\n)[ \t\[(]*$")
 _LANGUAGE_CONTEXT = re.compile(
     r"(?i)\b(?:languages?|speaks?|spoken|speaking|fluent|translat\w*|subtitle\w*|written in"
     r"|native speaker)\b[^.\n]{0,40}$"
 )
-
-
-def structured_score(text: str, d: Detection) -> float:
-    """A rule's confidence, less for a date that starts a log or chat line as its time stamp."""
-    if (
-        d.category == "date"
-        and _TIME_AFTER.match(text, d.end)
-        and _LINE_START.search(text, max(0, d.start - 4), d.start)
-    ):
-        return d.score - 0.5  # the time stamp that starts a log or chat line
-    return d.score
 
 
 def score_candidate(
@@ -143,7 +130,7 @@ def score_candidate(
 ) -> float:
     """The combined score of one proposal (see the module docstring)."""
     if d.category not in CONTEXTUAL:
-        return structured_score(text, d)
+        return d.score
     others = ner if d.source != "ner" else [r for r in rules if r.category in CONTEXTUAL]
     agreeing = [o for o in others if o.overlaps(d) and compatible(o.category, d.category)]
     score = d.score
@@ -194,8 +181,84 @@ def _start(d: Detection) -> int:
     return d.start
 
 
+_AGE_UNIT_AFTER = re.compile(AGE_UNIT, re.IGNORECASE)
+
+
+def with_age_unit(text: str, d: Detection) -> Detection:
+    """An age span extended over its attached unit ("61-year-old", "62 years old"), as the
+    annotation guideline marks ages; the model was trained on the number alone."""
+    if d.category != "age":
+        return d
+    unit = _AGE_UNIT_AFTER.match(text, d.end)
+    return replace(d, end=unit.end()) if unit else d
+
+
+_TRIMMED = frozenset({"full person name", "organization", "location"})
+_EDGE_PUNCTUATION = ".,;:!?-–—()[]\"'"
+PERSON = "full person name"
+_TITLE_WORDS = frozenset({"pt", "pt.", "patient", "mr", "mrs", "ms", "mx", "dr", "prof"})
+_NON_SPACE = re.compile(r"\S+")
+
+
+def _not_a_name_word(word: str, person: bool = True) -> bool:
+    """Punctuation, a title (for people) or a common lower-case word that is nobody's name."""
+    bare = word.strip(_EDGE_PUNCTUATION)
+    if not bare or (person and bare.casefold() in _TITLE_WORDS):
+        return True
+    return bare.islower() and bare not in PARTICLES and is_common_non_name(bare)
+
+
+def _name_like(text: str, words: list[tuple[int, int]]) -> bool:
+    surface = text[words[0][0] : words[-1][1]]
+    return any(text[start].isupper() for start, _ in words) or is_known_name(surface)
+
+
+def trim_span(text: str, d: Detection) -> list[Detection]:
+    """A name, organisation or place without the common lower-case words and titles it
+    swallowed ("Pt Ana Costa", "jane - new", "Blanchard is overdue"); a person span is also
+    cut where such a word stands inside it ("Matthew joined Gilbert" is two names)."""
+    if d.category not in _TRIMMED:
+        return [d]
+    words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(text, d.start, d.end)]
+    if d.category != PERSON:
+        if not any(text[start].isupper() for start, _ in words):
+            return [d]  # "united states" in lower-case text is still a place
+        while words and _not_a_name_word(text[words[0][0] : words[0][1]], person=False):
+            words.pop(0)
+        while words and _not_a_name_word(text[words[-1][0] : words[-1][1]], person=False):
+            words.pop()
+    pieces: list[list[tuple[int, int]]] = [[]]
+    for start, end in words:
+        if d.category == PERSON and _not_a_name_word(text[start:end]):
+            pieces.append([])
+        else:
+            pieces[-1].append((start, end))
+    pieces = [piece for piece in pieces if piece]
+    if len(pieces) > 1:  # of "nostro assistito, il sig. Luca Esposito" only the name is kept
+        pieces = [piece for piece in pieces if _name_like(text, piece)]
+    out = []
+    for piece in pieces:
+        start, end = piece[0][0], piece[-1][1]
+        while end > start and text[end - 1] in ",;:":
+            end -= 1
+        out.append(d if (start, end) == (d.start, d.end) else replace(d, start=start, end=end))
+    return out
+
+
+def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
+    out = []
+    for d in detections:
+        if d.source == NOT_PII_SOURCE:
+            out.append(d)
+        else:
+            out.extend(trim_span(text, with_age_unit(text, d)))
+    return out
+
+
 def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
     """Score every proposal, keep those above the threshold, add propagated names."""
+    rules = _proposals(text, rules)
+    ner_all = _proposals(text, ner_all)
     ner = [d for d in ner_all if d.source != NOT_PII_SOURCE]
     not_pii = [d for d in ner_all if d.source == NOT_PII_SOURCE]
     indexes = SpanIndex(rules), SpanIndex(ner), SpanIndex(not_pii)

@@ -166,7 +166,7 @@ def _swift_shape(value: str) -> bool:
 
 def _date_valid(value: str) -> bool:
     numbers = [int(n) for n in re.findall(r"\d+", value)]
-    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", value):
+    if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", value):
         return 1 <= numbers[1] <= 12 and 1 <= numbers[2] <= 31
     if re.fullmatch(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}", value):
         a, b = numbers[0], numbers[1]
@@ -174,9 +174,32 @@ def _date_valid(value: str) -> bool:
     return True
 
 
+def _day_of_month_valid(value: str) -> bool:
+    day = re.search(r"\d+", value)
+    return day is not None and 1 <= int(day.group()) <= 31
+
+
+_NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    " sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
+).split()
+NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four"
+    r"|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+)
+# What follows an age as its unit, inside the span: "61-year-old", "62 years old", "74 yo".
+AGE_UNIT = (
+    r"(?:[ -]?(?:years?|yrs?)[ -]old\b|-year-old|[ ]?y/o\b|[ ]?y\.o\.|[ ]?yo\b"
+    r"|[ ]years?[ ]of[ ]age\b)"
+)
+
+
 def _age_valid(value: str) -> bool:
     numbers = re.findall(r"\d+", value)
-    return bool(numbers) and 0 < int(numbers[0]) <= 120
+    if numbers:
+        return 0 < int(numbers[0]) <= 120
+    return value.lower().replace("-", " ").split(" ")[0] in _NUMBER_WORDS
 
 
 def _uk_licence_valid(value: str) -> bool:
@@ -588,15 +611,74 @@ def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
+# After a date: no word character, except the "T" of an ISO time stamp (2024-05-02T11:42Z).
+_DATE_END = r"(?:(?![\w/-]|\.\d)|(?=T\d))"
 _DATE_DIGIT_FIRST = _c(
     _first(r"\d", r"[\w/.-]") + rf"(?:\d?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{MONTH}\.?,?[ ]+\d{{4}}"
-    rf"|\d{{3}}-\d{{1,2}}-\d{{1,2}}|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}}))(?![\w/-]|\.\d)",
+    rf"|\d?-{MONTH}-(?:\d{{4}}|\d{{2}})|\d{{3}}([-/])\d{{1,2}}\1\d{{1,2}}|\d{{3}}\.\d\d\.\d\d"
+    rf"|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}})){_DATE_END}",
     re.IGNORECASE,
 )
 _DATE_MONTH_FIRST = _c(
-    rf"(?<![\w/.-]){MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}}(?![\w/-]|\.\d)",
+    rf"(?<![\w/.-]){MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}}{_DATE_END}",
     re.IGNORECASE,
 )
+# Day and month without a year ("14 June", "June 14th", "the 3rd of May"): the month must be
+# capitalised ("may" is a verb) and the day must not run on into a quantity or a year.
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])"
+_NOT_A_QUANTITY = (
+    r"(?![\w/.,:-]?\d|[\w%]|[ ]?(?:%|percent|per|am|pm|a\.m\.|p\.m\.|h|hrs?|hours?|min"
+    r"|minutes?|days?|weeks?|months?|years?|people|persons|times|pages?|items?|units?)\b)"
+)
+CAP_MONTH = (
+    r"(?:J(?:an(?:uary)?|AN(?:UARY)?|une?|UNE?|uly?|ULY?)|F(?:eb(?:ruary)?|EB(?:RUARY)?)"
+    r"|M(?:ar(?:ch)?|AR(?:CH)?|ay|AY)|A(?:pr(?:il)?|PR(?:IL)?|ug(?:ust)?|UG(?:UST)?)"
+    r"|S(?:ep(?:t(?:ember)?)?|EP(?:T(?:EMBER)?)?)|O(?:ct(?:ober)?|CT(?:OBER)?)"
+    r"|N(?:ov(?:ember)?|OV(?:EMBER)?)|D(?:ec(?:ember)?|EC(?:EMBER)?))"
+)
+_DATE_DAY_MONTH = _c(
+    _first(r"\d", r"[\w/.,-]")
+    + rf"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9])?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{CAP_MONTH}\b"
+    r"(?!,?[ ]+\d{4}\b|[.-]\w)"
+)
+_DATE_MONTH_DAY = _c(
+    rf"(?<![\w/.-]){CAP_MONTH}\.?[ ]+(?:the[ ]+)?{_DAY}(?:st|nd|rd|th)?{_NOT_A_QUANTITY}"
+    r"(?!,?[ ]+\d{4}\b)"
+)
+# "on the 14th", "by the 3rd": a day of the current month, not "the 3rd floor".
+_DATE_ORDINAL_DAY = _c(
+    rf"(?i:\b(?:on|by|until|till|before|after|since|from|for|due|dated)[ ]+)(the[ ]+{_DAY}"
+    r"(?:st|nd|rd|th))\b(?![ ]+(?!at\b|and\b|or\b|to\b|in\b|for\b|is\b|was\b|would\b"
+    r"|will\b|works?\b|then\b|instead\b|please\b)[\w])"
+)
+# German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
+# ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
+MONTH_INTL = (
+    r"(?:januar|jänner|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|fevrier"
+    r"|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|enero|febrero"
+    r"|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro"
+    r"|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|januari|februari|maart|mei"
+    r"|augustus)"
+)
+_DATE_INTL = _c(
+    _first(r"\d", r"[\w/.,-]")
+    + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
+    re.IGNORECASE,
+)
+_MONTH_ANCHORS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())
+_WEEKDAY_BEFORE = re.compile(
+    r"(?i)\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+(?:the[ ]+)?$"
+)
+
+
+def refine_date(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A date with the weekday written in the same phrase ("Monday, 3 June") starts at it."""
+    m = _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+    return (m.start(), end) if m else (start, end)
+
+
 _POSTCODE_CITY = _c(  # a postal code that starts an address line (or follows ", "), then a town
     r"(\d(?:(?<=, .)|(?<=: .)|(?<=\n.)|(?<![\s\S]{2})|(?<=\s[A-Z]-.)|(?<=\s[A-Z]{2}-.))"
     r"(?:\d-\d{3}|\d{2}[ ]\d{2}|\d{4}-\d{3}|\d{3}[ ]?[A-Z]{2}|\d{3,5}))"
@@ -1321,9 +1403,11 @@ RULES: tuple[Rule, ...] = (
         "internal_id",
         "internal id",
         _c(
-            r"(?i:\b(?:employee|staff|student|member|membership|customer|client|user|badge"
-            r"|personnel|payroll|matriculation|account|tax|vat)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge)(?![\w]))"
+            r"(?i:\b(?:employee|staff|student|pupil|member|membership|customer|client|user|badge"
+            r"|personnel|payroll|matriculation|account|tax|vat|loyalty(?:[ ]card)?|library[ ]card"
+            r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
+            r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
+            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar)(?![\w]))"
             + KEY_SEP
             + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{2,24})(?![\w-])"
         ),
@@ -1349,6 +1433,20 @@ RULES: tuple[Rule, ...] = (
             "emp",
             "eid",
             "uid",
+            "pupil",
+            "loyalty",
+            "library",
+            "patron",
+            "subscriber",
+            "frequent",
+            "collar",
+            "shoulder",
+            "warrant",
+            "microchip",
+            "chip",
+            "chassis",
+            "vehicle",
+            "vin",
         ),
     ),
     Rule(
@@ -1357,7 +1455,10 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?i:\b(?:ticket|case|incident|ref(?:erence)?|order|invoice|booking|reservation"
             r"|confirmation|claim|policy|tracking|request|application|docket|contract|quote"
-            r"|shipment|transaction|receipt|PO|RMA)(?:[ ](?:id|number|no\.?|num|#|code))?)"
+            r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
+            r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
+            r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
+            r"|job|issue|bug|report)(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
             + KEY_SEP
             + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{3,24})(?![\w-])"
         ),
@@ -1388,7 +1489,37 @@ RULES: tuple[Rule, ...] = (
             "receipt",
             "po",
             "rma",
+            "pnr",
+            "bag",
+            "baggage",
+            "consignment",
+            "parcel",
+            "awb",
+            "cert",
+            "credential",
+            "crime",
+            "complaint",
+            "enquiry",
+            "inquiry",
+            "matter",
+            "file",
+            "mandate",
+            "voucher",
+            "itinerary",
+            "work order",
+            "job",
+            "issue",
+            "bug",
+            "report",
         ),
+    ),
+    Rule(
+        "reference_id_hash",
+        "reference id",
+        _c(r"(?<![\w&#])#\d{5,10}(?![\w-]|[.,]\d)"),
+        0.6,
+        "'#' and five or more digits: a ticket, order or issue number (#048213)",
+        anchors=("#",),
     ),
     Rule(
         "reference_id_shape",
@@ -1454,8 +1585,58 @@ RULES: tuple[Rule, ...] = (
         "date",
         _DATE_DIGIT_FIRST,
         MEDIUM,
-        "full calendar date: 2024-05-03, 03/05/2024, 3 May 2024",
+        "full calendar date: 2024-05-03, 2024/05/03, 03/05/2024, 3 May 2024, 03-May-24 "
+        "(with its weekday: Mon 3 May 2024)",
         validate=_date_valid,
+        refine=refine_date,
+    ),
+    Rule(
+        "date_day_month",
+        "date",
+        _DATE_DAY_MONTH,
+        MEDIUM,
+        "day and capitalised month without a year: 14 June, 3rd of May",
+        validate=_day_of_month_valid,
+        refine=refine_date,
+    ),
+    Rule(
+        "date_intl",
+        "date",
+        _DATE_INTL,
+        MEDIUM,
+        "day and a German/French/Spanish/Italian/Portuguese/Dutch month: 3. März 2024, 3 de marzo",
+        validate=_day_of_month_valid,
+    ),
+    Rule(
+        "date_ordinal_day",
+        "date",
+        _DATE_ORDINAL_DAY,
+        LOW + 0.1,
+        "'on the 14th', 'by the 3rd' (a day of the month, not 'the 3rd floor')",
+        group=1,
+        anchors=(
+            "on the",
+            "by the",
+            "until the",
+            "till the",
+            "before the",
+            "after the",
+            "since the",
+            "from the",
+            "for the",
+            "due the",
+            "dated the",
+        ),
+    ),
+    Rule(
+        "date_month_day",
+        "date",
+        _DATE_MONTH_DAY,
+        MEDIUM,
+        "capitalised month and day without a year: June 14, Sept 3rd",
+        validate=_day_of_month_valid,
+        refine=refine_date,
+        anchors=_MONTH_ANCHORS,
     ),
     Rule(
         "date_month_first",
@@ -1463,46 +1644,45 @@ RULES: tuple[Rule, ...] = (
         _DATE_MONTH_FIRST,
         MEDIUM,
         "full calendar date written month first: May 3, 2024",
-        anchors=(
-            "jan",
-            "feb",
-            "mar",
-            "apr",
-            "may",
-            "jun",
-            "jul",
-            "aug",
-            "sep",
-            "oct",
-            "nov",
-            "dec",
-        ),
+        refine=refine_date,
+        anchors=_MONTH_ANCHORS,
     ),
     Rule(
         "age",
         "age",
         _c(
-            _first(r"\d", r"[\w.]")
-            + r"\d{0,2}(?=[ -]?(?:years?|yrs?)[ -]old|[ -]?y/?o\b|-year-old)",
+            rf"(?<![\w.,-])(?:\d{{1,3}}|{NUMBER_WORD}){AGE_UNIT}"
+            r"(?![\w-]|[ ](?:ago|later|earlier|before|after|in[ ]business|of[ ](?:service"
+            r"|experience|marriage)))",
             re.IGNORECASE,
         ),
         MEDIUM,
-        "the number in '42 years old', '42-year-old', '42 yo'",
+        "an age with its unit: '42 years old', '42-year-old', 'three-year-old', '42 yo'",
         validate=_age_valid,
-        requires=("old", "yo", "y/o"),
+        requires=("old", "yo", "y/o", "y.o.", "of age"),
     ),
     Rule(
         "age_context",
         "age",
         _c(
             r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
-            r"|and\b|now\b|this\b)))(\d{1,3})(?![\w.,]\d|[\w])"
+            r"|and\b|now\b|this\b)))(\d{1,3}(?:[ ](?:years|yrs)\b)?)(?![\w.,]\d|[\w])"
         ),
         MEDIUM,
-        "number after aged/age: or I'm",
+        "number after aged/age: or I'm (with 'years' when written)",
         group=1,
         validate=_age_valid,
         anchors=("age", "i'm", "i am"),
+    ),
+    Rule(
+        "age_in_year",
+        "age",
+        _c(r"(?i:\bin[ ](?:his|her|their|my|your)[ ])(\d{1,3}(?:st|nd|rd|th)[ ]year)\b"),
+        MEDIUM,
+        "'in his 92nd year'",
+        group=1,
+        validate=_age_valid,
+        anchors=("in his", "in her", "in their", "in my", "in your"),
     ),
     # --- organisations and places
     Rule(
@@ -2145,7 +2325,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
-            r"[ ](\d{1,3})(?:st|nd|rd|th)?(?![\w.,]\d|[\w]|[ ](?:%|percent|per|minutes|hours|days"
+            r"[ ](\d{1,3}(?:[ ]?(?:years?|yrs)(?:[ ]old)?\b)?)(?:st|nd|rd|th)?(?![\w.,]\d|[\w]"
+            r"|[ ](?:%|percent|per|minutes|hours|days"
             r"|weeks|months|o'clock|am|pm|euros?|dollars?|pounds?)\b)"
         ),
         MEDIUM,
@@ -2173,9 +2354,24 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "age_phrase_words",
+        "age",
+        _c(
+            rf"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged)[ ])"
+            rf"({NUMBER_WORD})(?=[ ]?(?:[,.;!?)]|$|[ ](?:and|in|on|last|this|next|when|now"
+            r"|today|yesterday|at|with|but|so)\b))",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age written in words after 'aged', 'just turned', 'at the age of': aged three",
+        group=1,
+        validate=_age_valid,
+        anchors=("just", "turn", "at the age", "age of", "aged"),
+    ),
+    Rule(
         "age_of_years",
         "age",
-        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}(?=[ ]years[ ]of[ ]age\b)"),
+        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}[ ]years[ ]of[ ]age\b"),
         MEDIUM,
         "'48 years of age'",
         validate=_age_valid,

@@ -1,0 +1,95 @@
+"""Internal and reference ids after more of the guideline's keywords, and model spans cut
+back to the name they contain. Every example was written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.combined import trim_span
+from anonymizer.detection.overlaps import resolve_overlaps
+from anonymizer.detection.regex import RegexDetector
+from anonymizer.types import Detection
+
+DETECTOR = RegexDetector()
+
+
+def found(text: str) -> dict[str, str]:
+    return {text[d.start : d.end]: d.category for d in resolve_overlaps(DETECTOR.detect(text))}
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("Her loyalty number: LX-558120 was merged.", "LX-558120", "internal id"),
+        ("Pupil number P7781204 moved class.", "P7781204", "internal id"),
+        ("Arresting officer, collar number 4471, noted it.", "4471", "internal id"),
+        ("The dog's microchip 981020004417765 is registered.", "981020004417765", "internal id"),
+        ("VIN: WVWZZZ1JZXW386752 on the logbook.", "WVWZZZ1JZXW386752", "internal id"),
+        ("Your PNR is K7QX2M, keep it.", "K7QX2M", "reference id"),
+        ("Bag tag SK419203 went to Oslo.", "SK419203", "reference id"),
+        ("Crime reference 43/118820/24 was issued.", "43/118820/24", "reference id"),
+        ("Certificate no. CPC-2291-B attached.", "CPC-2291-B", "reference id"),
+        ("Mandate reference MND0098127 confirmed.", "MND0098127", "reference id"),
+        ("[#551907] printer jams again", "#551907", "reference id"),
+    ],
+)
+def test_guideline_ids_after_their_keywords(text: str, surface: str, category: str) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The report 2023 was long.",
+        "No matter 1998 or 2004, it stays.",
+        "Item #12 and #1234 are fine.",
+        "The colour is &#160; in HTML.",
+        "A bug in version 4.2 crashed it.",
+    ],
+)
+def test_years_short_numbers_and_versions_are_not_ids(text: str) -> None:
+    cats = set(found(text).values())
+    assert not cats & {"reference id", "internal id"}, found(text)
+
+
+def _span(text: str, surface: str, category: str) -> Detection:
+    start = text.index(surface)
+    return Detection(
+        start, start + len(surface), category, placeholder_for(category), "ner", 0.8, "x"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category", "expected"),
+    [
+        ("Pt Ilse Voss, 70yo", "Pt Ilse Voss", "full person name", ["Ilse Voss"]),
+        ("hey, it's tomas - new phone", "tomas - new", "full person name", ["tomas"]),
+        (
+            "Oskar joined Brandt today",
+            "Oskar joined Brandt",
+            "full person name",
+            ["Oskar", "Brandt"],
+        ),  # fmt: skip
+        (
+            "il nostro cliente, il sig. Paolo Neri",
+            "nostro cliente, il sig. Paolo Neri",
+            "full person name",
+            ["Paolo Neri"],
+        ),  # fmt: skip
+        ("Invoice from Harlow is overdue", "Harlow is overdue", "organization", ["Harlow"]),
+        ("Bank of Leeds called", "Bank of Leeds", "organization", ["Bank of Leeds"]),
+        ("moved here from united states", "united states", "location", ["united states"]),
+        (
+            "Anna van der Berg left",
+            "Anna van der Berg",
+            "full person name",
+            ["Anna van der Berg"],
+        ),  # fmt: skip
+    ],
+)
+def test_model_spans_lose_the_common_words_they_swallowed(
+    text: str, surface: str, category: str, expected: list[str]
+) -> None:
+    pieces = trim_span(text, _span(text, surface, category))
+    assert [text[d.start : d.end] for d in pieces] == expected
