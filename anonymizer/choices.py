@@ -31,10 +31,12 @@ def choices_record(chosen: Settings, spans: list[Span], *, reviewed: bool) -> di
 
 
 DETECTOR_HELP = {
-    "combined": "Regex rules + Presidio (spaCy names, places, organisations) + every other "
-    "mention of a found name. The default: finds the most; slowest to start.",
-    "regex": "80 rules: emails, phones, IBANs, cards (checksummed), IDs, IPs, URLs, addresses, "
-    "dates. Misses names without a title or role, and most places and organisations.",
+    "combined": "Regex rules + a NER model trained for this tool (names, places, "
+    "organisations, nationalities), weighed together with context, + every other mention "
+    "of a found name. The default: finds the most. Heuristic: it can still miss PII.",
+    "regex": "Over 100 rules: emails, phones, IBANs, cards (checksummed), IDs, IPs, URLs, "
+    "addresses, dates. Misses names without a title or role, and most places and "
+    "organisations.",
     "presidio": "Presidio's recognizers with spaCy NER: names, places, organisations, emails, "
     "phones, cards. Misses IBANs without context, internal/reference IDs, secrets and many "
     "non-US formats.",

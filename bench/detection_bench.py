@@ -6,6 +6,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-corpus`: `bench.corpus`, a different generator the model never saw;
 - `dev-hand`: `bench/dev/handwritten.txt`, written by hand for development;
 - `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
+- `dev-hand-hard`: `bench/dev/handwritten_hard.txt`, 40 documents in other genres, annotated
+  without reading the rules (`bench/dev_hard/`);
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
   `bench/frozen/independent.jsonl`, loaded through `bench.loaders` and reported only as
   aggregate figures (skipped with a note when the files are not there). Nothing was tuned on
@@ -54,6 +56,7 @@ SETS = (
     "dev-corpus",
     "dev-hand",
     "dev-hand-blind",
+    "dev-hand-hard",
     "frozen-hand",
     "frozen-independent",
 )
@@ -81,6 +84,8 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         return dev_sets.handwritten_dev(
             dev_sets.HANDWRITTEN_BLIND
         ), "bench/dev/handwritten_blind.txt"
+    if name == "dev-hand-hard":
+        return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
     path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")
     if not path.is_file():
         return None, f"{path.relative_to(FROZEN.parent.parent)} not found: skipped"

@@ -10,7 +10,10 @@
   forms), with gold spans marked inline as `[[surface|LABEL]]`; misses on it were studied
   and fixed, so its figures are optimistic;
 - `handwritten_blind`: `bench/dev/handwritten_blind.txt`, written after the last change to
-  rules, combiner and model, and scored without changing anything afterwards.
+  rules, combiner and model, and scored without changing anything afterwards;
+- `handwritten_hard` (set `dev-hand-hard`): `bench/dev/handwritten_hard.txt`, built by
+  `bench.dev_hard.build` from `bench/dev_hard/src/`, 40 longer documents in genres the other
+  sets lack, annotated by the guideline in `bench/frozen/README.md` without reading the rules.
 
 The frozen sets (`bench/frozen/`) are read only by `bench.detection_bench`, for aggregate
 figures; nothing here opens them.
@@ -25,6 +28,7 @@ from typing import Any
 DEV_DIR = Path(__file__).resolve().parent / "dev"
 HANDWRITTEN_DEV = DEV_DIR / "handwritten.txt"
 HANDWRITTEN_BLIND = DEV_DIR / "handwritten_blind.txt"
+HANDWRITTEN_HARD = DEV_DIR / "handwritten_hard.txt"
 TRAINING_SEED = 1  # the seed `python -m anonymizer.detection.training train` uses by default
 HELDOUT_SEED = 2024
 CORPUS_SEED = 42
@@ -53,12 +57,15 @@ CODES: dict[str, str] = {
     "DL": "driver's license",
     "PLATE": "license plate",
     "MRN": "medical record number",
+    "MEDLIC": "medical license",
+    "ROUTING": "routing number",
+    "ACCT": "bank account number",
     "IID": "internal id",
     "REF": "reference id",
     "HANDLE": "handle",
     "SECRET": "secret",
 }
-_MARK = re.compile(r"\[\[(.+?)\|([A-Z]+)\]\]", re.DOTALL)
+_MARK = re.compile(r"\[\[(?!\[)(.+?)\|([A-Z]+)\]\]", re.DOTALL)
 _HEADER = re.compile(r"^=== (\S+) (\S+)\n", re.MULTILINE)
 
 

@@ -179,6 +179,20 @@ def test_owner_deletes_the_original_and_keeps_the_receipt(client, alices_job, al
     assert "Write to " in body and "> today." in body  # unchanged text is output too
 
 
+def test_deleting_the_original_also_deletes_the_strings_listed_to_hide(client, alice):
+    listed = {"deny_list": ["Project Nightjar", "Q-7731"], "sensitive_words": ["lupus"]}
+    job = succeeded_job(alice)
+    RewriteJob.objects.filter(pk=job.pk).update(settings={**job.settings, **listed})
+    client.force_login(alice)
+    client.post(reverse("document_delete", args=[job.document.pk]))
+    job.refresh_from_db()
+    assert job.settings["deny_list"] == [] and job.settings["sensitive_words"] == []
+    stored = json.dumps(job.settings)
+    assert "Nightjar" not in stored and "Q-7731" not in stored and "lupus" not in stored
+    form = client.get(reverse("submit") + f"?from_job={job.pk}").content.decode()
+    assert "Nightjar" not in form and "lupus" not in form  # resubmitting offers nothing back
+
+
 def test_originals_are_purged_after_the_retention_period(alice, settings):
     settings.DOCUMENT_RETENTION_DAYS = 30
     old, recent = succeeded_job(alice), succeeded_job(alice)

@@ -15,7 +15,7 @@ from django.db.models import Count, Max
 
 from anonymizer.accounting import composed_epsilon
 from webapp.jobs.models import Receipt
-from webapp.ledger.chart import Point, Unguaranteed
+from webapp.ledger.chart import Point, Unguaranteed, visible_releases
 from webapp.ledger.models import LedgerEntry
 from webapp.ledger.services import (
     BudgetSummary,
@@ -189,6 +189,18 @@ def points_at(steps: Iterable[Step], delta: float) -> list[Point]:
 def cumulative_points(user) -> list[Point]:  # type: ignore[no-untyped-def]
     """Exact and basic ε (at the user's cap δ) after each charged release, in time order."""
     return points_at(cumulative_steps(user), cap_for(user).delta_cap)
+
+
+def chart_series(user) -> tuple[list[Point], int, list[Unguaranteed]]:  # type: ignore[no-untyped-def]
+    """What the chart draws: the visible releases' ε (solved for those only), the number of
+    formally private releases, and the releases without a guarantee."""
+    steps = cumulative_steps(user)
+    unguaranteed = unguaranteed_points(user)
+    shown = visible_releases(
+        [s.at.timestamp() for s in steps], [u.at.timestamp() for u in unguaranteed]
+    )
+    points = points_at([steps[i] for i in shown], cap_for(user).delta_cap)
+    return points, len(steps), unguaranteed
 
 
 def unguaranteed_points(user) -> list[Unguaranteed]:  # type: ignore[no-untyped-def]

@@ -34,15 +34,39 @@ class Unguaranteed:
     job_id: int
 
 
+PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+
+def visible_releases(release_times: Sequence[float], other_times: Sequence[float]) -> list[int]:
+    """Indexes of the releases a step line must keep to look the same at the chart's width.
+
+    `release_times` ascend. Within one pixel column only the column's last release shows
+    (the cumulative ε only grows, so the earlier ones lie on its vertical jump); keeping those
+    bounds the ε solves of a long history by the plot's width instead of the number of jobs.
+    """
+    every = list(release_times) + list(other_times)
+    if len(release_times) <= 2 or len(every) < 2:
+        return list(range(len(release_times)))
+    t0, span = min(every), (max(every) - min(every)) or 1.0
+    columns = [int((t - t0) / span * PLOT_W) for t in release_times]
+    return [
+        i for i, column in enumerate(columns) if i == len(columns) - 1 or columns[i + 1] != column
+    ]
+
+
 def cumulative_epsilon_svg(
     points: Sequence[Point],
     cap: float | None,
     delta: float,
     unguaranteed: Sequence[Unguaranteed] = (),
+    n_releases: int | None = None,
 ) -> str:
     """Exact and basic-composition ε after each release, with the cap as a dashed line and
-    the releases without a formal guarantee as marks on the time axis."""
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    the releases without a formal guarantee as marks on the time axis.
+
+    `points` may be thinned by `visible_releases`; `n_releases` is then the full count."""
+    plot_w, plot_h = PLOT_W, PLOT_H
+    n_releases = len(points) if n_releases is None else n_releases
     top_value = max(
         [p.epsilon_exact for p in points]
         + [p.epsilon_basic for p in points]
@@ -64,8 +88,8 @@ def cumulative_epsilon_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" font-family="sans-serif" font-size="11">',
-        f"<title>Cumulative ε at δ = {delta:g} after each release: covers {len(points)} "
-        f"formally private release{'s' if len(points) != 1 else ''}; {len(unguaranteed)} "
+        f"<title>Cumulative ε at δ = {delta:g} after each release: covers {n_releases} "
+        f"formally private release{'s' if n_releases != 1 else ''}; {len(unguaranteed)} "
         "without a formal guarantee marked × on the time axis, not in ε</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" '
         'stroke="#d1d5db"/>',
@@ -110,7 +134,7 @@ def cumulative_epsilon_svg(
             'text-anchor="middle">no charged releases yet</text>'
         )
     legend = [
-        (f"exact composition of {len(points)} formally private", EXACT_COLOUR),
+        (f"exact composition of {n_releases} formally private", EXACT_COLOUR),
         ("basic sum Σεᵢ", BASIC_COLOUR),
     ]
     if cap is not None:

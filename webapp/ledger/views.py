@@ -92,11 +92,9 @@ def _page(request: HttpRequest, name: str, rows) -> Page:  # type: ignore[no-unt
 def audit_chart(request: HttpRequest, user_id: int) -> HttpResponse:
     subject = get_object_or_404(get_user_model(), pk=user_id)
     summary = budget_summary(subject)
+    points, n_releases, unguaranteed = audit.chart_series(subject)
     svg = cumulative_epsilon_svg(
-        audit.cumulative_points(subject),
-        summary.epsilon_cap,
-        summary.delta,
-        audit.unguaranteed_points(subject),
+        points, summary.epsilon_cap, summary.delta, unguaranteed, n_releases=n_releases
     )
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 

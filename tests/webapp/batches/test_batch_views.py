@@ -9,11 +9,14 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from anonymizer import Settings
 from tests.documents import docx_bytes
 from tests.webapp.batches.helpers import REDACT, make_batch, run, three_files
 from tests.webapp.batches.test_archives import make_zip
+from webapp.batches import services
 from webapp.batches.models import Batch, BatchItem
 from webapp.jobs.models import Document, RewriteJob
+from webapp.jobs.retention import purge_document
 from webapp.ledger.models import LedgerEntry, UserBudget
 
 pytestmark = pytest.mark.django_db
@@ -303,3 +306,16 @@ def test_a_named_pseudonym_set_numbers_people_alike_across_the_batch(client, ali
         rewrite_task(item.job_id)
     outputs = [RewriteJob.objects.get(pk=i.job_id).output for i in batch.items.all()]
     assert outputs == ["Mail [EMAIL_1] and [EMAIL_2].", "Reply to [EMAIL_2] only."]
+
+
+def test_a_batch_forgets_its_always_redact_list_once_every_original_is_deleted(alice, no_enqueue):
+    documents = [services.BatchDocument(f"d{i}.txt", "Ask Nightjar.", "txt") for i in range(2)]
+    hidden = Settings(mechanism="redact", detector="regex", deny_list=("Nightjar",))
+    batch = services.submit_batch(alice, name="r", documents=documents, rewrite_settings=hidden)
+    first, second = (item.job.document for item in batch.items.all())
+    purge_document(first)
+    batch.refresh_from_db()
+    assert batch.settings["deny_list"] == ["Nightjar"]  # the second original still needs it
+    purge_document(second)
+    batch.refresh_from_db()
+    assert batch.settings["deny_list"] == [] and "Nightjar" not in str(batch.settings)
