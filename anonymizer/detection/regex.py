@@ -20,9 +20,12 @@ from typing import Any
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.checksums import (
+    aadhaar_valid,
     aba_routing_valid,
     base58check_valid,
     bech32_valid,
+    codice_fiscale_valid,
+    cpf_valid,
     digits_in_phone_range,
     iban_valid,
     ipv4_valid,
@@ -636,9 +639,11 @@ CAP_MONTH = (
     r"|S(?:ep(?:t(?:ember)?)?|EP(?:T(?:EMBER)?)?)|O(?:ct(?:ober)?|CT(?:OBER)?)"
     r"|N(?:ov(?:ember)?|OV(?:EMBER)?)|D(?:ec(?:ember)?|EC(?:EMBER)?))"
 )
+# A month in lower case too (chat: "9 july", "28 dec"), but not the verb "may".
+ANY_CASE_MONTH = rf"(?:{CAP_MONTH}|(?i:(?!may\b){MONTH}))"
 _DATE_DAY_MONTH = _c(
     _first(r"\d", r"[\w/.,-]")
-    + rf"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9])?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{CAP_MONTH}\b"
+    + rf"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9])?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{ANY_CASE_MONTH}\b"
     r"(?!,?[ ]+\d{4}\b|[.-]\w)"
 )
 _DATE_MONTH_DAY = _c(
@@ -646,6 +651,15 @@ _DATE_MONTH_DAY = _c(
     r"(?!,?[ ]+\d{4}\b)"
 )
 # "on the 14th", "by the 3rd": a day of the current month, not "the 3rd floor".
+_DATE_WEEKDAY_ORDINAL = _c(
+    r"(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+the[ ]+{_DAY}(?:st|nd|rd|th))\b"
+)
+# A day and month without a year, both written with two digits ("01/02", "26/11"), as in
+# statement columns and "until 15/09"; not scores ("24/7") or fractions.
+_DATE_DAY_MONTH_NUMERIC = _c(
+    r"(?<![\w/.,:-])(?:0[1-9]|[12]\d|3[01])/(?:0[1-9]|1[0-2])(?![\w/-]|[.,]\d)"
+)
 _DATE_ORDINAL_DAY = _c(
     rf"(?i:\b(?:on|by|until|till|before|after|since|from|for|due|dated)[ ]+)(the[ ]+{_DAY}"
     r"(?:st|nd|rd|th))\b(?![ ]+(?!at\b|and\b|or\b|to\b|in\b|for\b|is\b|was\b|would\b"
@@ -1034,7 +1048,8 @@ RULES: tuple[Rule, ...] = (
         "username_context",
         "handle",
         _c(
-            r"(?i:\b(?:user[ ]?name|login[ ]as|logged[ ]in[ ]as|log[ ]in[ ]as|signed[ ]in[ ]as"
+            r"(?i:\b(?:user[ ]?name|login[ ]as|login(?=[ ]is\b)|logged[ ]in[ ]as|log[ ]in[ ]as"
+            r"|signed[ ]in[ ]as"
             r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
@@ -1199,7 +1214,9 @@ RULES: tuple[Rule, ...] = (
             r"|insurance[ ](?:id|number|no\.?)|id[ ](?:number|no\.?|card)|identity[ ](?:number"
             r"|card)|NI[ ]number|NINO|tax[ ](?:id|number|code)|TIN|SIN|NIE|DNI|NIF|PESEL|BSN"
             r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer|PAN"
-            r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID)\b)"
+            r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID|UPN|PNC[ ]ID"
+            r"|(?:residence[ ])?permit(?:[ ](?:no\.?|number|card))?|aufenthaltstitel(?:[ ]nr\.?)?"
+            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF)\b)"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
         ),
@@ -1243,6 +1260,15 @@ RULES: tuple[Rule, ...] = (
             "niss",
             "rrn",
             "hkid",
+            "upn",
+            "pnc",
+            "residence",
+            "permit",
+            "aufenthalt",
+            "insured",
+            "versicherten",
+            "c.f.",
+            "cf",
         ),
     ),
     Rule(
@@ -1453,7 +1479,10 @@ RULES: tuple[Rule, ...] = (
         "reference_id",
         "reference id",
         _c(
-            r"(?i:\b(?:ticket|case|incident|ref(?:erence)?|order|invoice|booking|reservation"
+            r"(?i:\b(?:ticket|case|incident|ref(?:erence)?\.?|req(?:\.|\b)|order|invoice|booking"
+            r"|reservation|pedido|factura|reserva|expediente|fattura|ordine|pratica|commande"
+            r"|facture|dossier|contrat[o]?|mandat[oe]?|beleg-?nr\.?|rechnungs?-?nr\.?|auftrag"
+            r"|aktenzeichen|CAS\b|visit[ ]no\.?|rx\b|n[º°o][ ]de[ ](?:parte|pedido|factura|reserva)"
             r"|confirmation|claim|policy|tracking|request|application|docket|contract|quote"
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
@@ -1471,6 +1500,29 @@ RULES: tuple[Rule, ...] = (
             "case",
             "incident",
             "ref",
+            "req",
+            "pedido",
+            "factura",
+            "reserva",
+            "expediente",
+            "fattura",
+            "ordine",
+            "pratica",
+            "commande",
+            "facture",
+            "dossier",
+            "contrat",
+            "mandat",
+            "beleg",
+            "rechnung",
+            "auftrag",
+            "aktenzeichen",
+            "cas",
+            "visit",
+            "rx",
+            "nº",
+            "n°",
+            "no de",
             "order",
             "invoice",
             "booking",
@@ -1524,7 +1576,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "reference_id_shape",
         "reference id",
-        _c(_first("[A-Z]", r"[\w-]") + r"[A-Z]{1,5}-\d{4,10}(?:-\d{1,6})?(?![\w-])"),
+        _c(
+            _first("[A-Z]", r"[\w-]")
+            + r"[A-Z]{0,5}-\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
+        ),
         MEDIUM,
         "LETTERS-digits identifier such as INC-12345 or ABC-2024-0012",
     ),
@@ -1608,6 +1663,22 @@ RULES: tuple[Rule, ...] = (
         validate=_day_of_month_valid,
     ),
     Rule(
+        "date_weekday_ordinal",
+        "date",
+        _DATE_WEEKDAY_ORDINAL,
+        MEDIUM,
+        "weekday and day of the month: Thursday the 16th",
+        anchors=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+    ),
+    Rule(
+        "date_day_month_numeric",
+        "date",
+        _DATE_DAY_MONTH_NUMERIC,
+        LOW + 0.1,
+        "two-digit day and month without a year: 01/02, 26/11",
+        requires=("/",),
+    ),
+    Rule(
         "date_ordinal_day",
         "date",
         _DATE_ORDINAL_DAY,
@@ -1666,7 +1737,8 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
-            r"|and\b|now\b|this\b)))(\d{1,3}(?:[ ](?:years|yrs)\b)?)(?![\w.,]\d|[\w])"
+            rf"|and\b|now\b|this\b)))(\d{{1,3}}(?:[ ](?:years|yrs)\b)?|(?i:{NUMBER_WORD}))"
+            r"(?![\w.,]\d|[\w])"
         ),
         MEDIUM,
         "number after aged/age: or I'm (with 'years' when written)",
@@ -2128,14 +2200,25 @@ RULES: tuple[Rule, ...] = (
         "username_key_value",
         "handle",
         _c(
-            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee)[ \t]*"
+            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent)[ \t]*"
             r"[=:][ \t]*)[\"']?([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
         ),
         MEDIUM,
         "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
         group=1,
         validate=_user_value,
-        anchors=("user", "login", "uid", "usr", "account", "acct", "author", "owner", "assignee"),
+        anchors=(
+            "user",
+            "login",
+            "uid",
+            "usr",
+            "account",
+            "acct",
+            "author",
+            "owner",
+            "assignee",
+            "agent",
+        ),
     ),
     Rule(
         "username_is_my_login",
@@ -2249,6 +2332,79 @@ RULES: tuple[Rule, ...] = (
             "udid",
             "hardware",
         ),
+    ),
+    Rule(
+        "codice_fiscale",
+        "national id",
+        _c(r"(?<![\w-])[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z](?![\w-])", re.IGNORECASE),
+        HIGH,
+        "Italian codice fiscale with a valid check letter",
+        validate=codice_fiscale_valid,
+    ),
+    Rule(
+        "cpf",
+        "national id",
+        _c(_first(r"\d", r"[\w.-]") + r"\d{2}\.\d{3}\.\d{3}-\d{2}(?![\w-]|\.\d)"),
+        HIGH,
+        "Brazilian CPF 000.000.000-00 with valid mod-11 check digits",
+        validate=cpf_valid,
+    ),
+    Rule(
+        "aadhaar",
+        "national id",
+        _c(_first(r"[2-9]", r"[\w.-]") + r"\d{3}[ ]\d{4}[ ]\d{4}(?![\w-]|[ ]\d|\.\d)"),
+        HIGH,
+        "Aadhaar 0000 0000 0000 with a valid Verhoeff check digit",
+        validate=aadhaar_valid,
+    ),
+    Rule(
+        "access_code",
+        "secret",
+        _c(
+            r"(?i:\b(?:door|gate|key[ ]?safe|keysafe|lock[ ]?box|lockbox|alarm|entry|access"
+            r"|building|one-time|verification|security|otp|sms|caja[ ]de[ ]llaves|porte|portail"
+            r"|tür)[ ]?(?:code|pin|passcode|c[oó]digo|cod[ie])?(?:[ ](?:is|was|:)|[:=]|[ ]de"
+            r"[^\n:]{0,40}:|[ ]for[^\n:]{0,40}(?:is|:))(?:[ ]still|[ ]now)?[ ]*)"
+            r"([0-9A-Z]{3,8}(?:[ ][0-9]{3})?)(?![\w-])"
+        ),
+        MEDIUM,
+        "door / key-safe / alarm / one-time code after its keyword (code is 4471, otp=739114)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "door",
+            "gate",
+            "key",
+            "lock",
+            "alarm",
+            "entry",
+            "access",
+            "building",
+            "one-time",
+            "verification",
+            "security",
+            "otp",
+            "sms",
+            "caja",
+            "porte",
+            "portail",
+            "tür",
+        ),
+    ),
+    Rule(
+        "chat_handle_speaker",
+        "handle",
+        _c(
+            r"^(?:\[[^\]\n]{1,25}\][ ]?|\d{1,2}:\d{2}[ ]?|(?=\S{2,40}[ ]·[ ]|\S{1,38}\d\d:[ ]))"
+            r"([A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+|[A-Za-z]{2,}\d{2,})"
+            r"(?=:[ ]\S|[ ]·[ ])",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a user name (with . _ or digits) speaking after a chat time stamp, before a forum "
+        "' · ', or ending in digits at a line start (not a config key such as db_host:)",
+        group=1,
+        requires=(":", "·"),
     ),
     Rule(
         "gps_coordinates",

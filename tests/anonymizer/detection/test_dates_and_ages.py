@@ -131,3 +131,37 @@ def test_a_model_age_span_is_extended_over_its_attached_unit(
 ) -> None:
     d = with_age_unit(text, _age_at(text, number))
     assert text[d.start : d.end] == expected
+
+
+def _person(text: str, surface: str) -> Detection:
+    start = text.index(surface)
+    return Detection(
+        start, start + len(surface), "full person name", "[PERSON]", "ner", 0.9, "ner:PERSON"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "age"),
+    [
+        ("Her daughter, Ama, 9, plays chess.", "Ama", "9"),
+        ("Our son Tobias (16) stays home.", "Tobias", "16"),
+        ("NOWAK, Jan (age forty) in custody.", "NOWAK, Jan", "forty"),
+        ("Visited Lena Park, 33.", "Lena Park", "33"),
+    ],
+)
+def test_an_age_right_after_a_name_is_found(text: str, name: str, age: str) -> None:
+    kept = combine(text, [], [_person(text, name)])
+    assert age in {text[d.start : d.end] for d in kept if d.category == "age"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Morag Reid, 12, Comely Lane, Leith", "Morag Reid"),
+        ("Report by Lena Park (2019) on housing.", "Lena Park"),
+        ("Ama, 9 Church Street is her address.", "Ama"),
+    ],
+)
+def test_house_numbers_and_years_after_a_name_are_not_ages(text: str, name: str) -> None:
+    kept = combine(text, [], [_person(text, name)])
+    assert not [d for d in kept if d.category == "age"]

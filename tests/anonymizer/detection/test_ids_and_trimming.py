@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.combined import trim_span
+from anonymizer.detection.combined import THRESHOLD, is_cased, score_candidate, trim_span
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.regex import RegexDetector
 from anonymizer.types import Detection
 
 DETECTOR = RegexDetector()
+PER = "full person name"
 
 
 def found(text: str) -> dict[str, str]:
@@ -93,3 +94,91 @@ def test_model_spans_lose_the_common_words_they_swallowed(
 ) -> None:
     pieces = trim_span(text, _span(text, surface, category))
     assert [text[d.start : d.end] for d in pieces] == expected
+
+
+def test_honorifics_stay_outside_the_name() -> None:
+    text = "[10:02] Arun Bhaiya: ok, I told Verma ji"
+    assert [text[d.start : d.end] for d in trim_span(text, _span(text, "Arun Bhaiya", PER))] == [
+        "Arun"
+    ]
+    assert [text[d.start : d.end] for d in trim_span(text, _span(text, "Verma ji", PER))] == [
+        "Verma"
+    ]
+
+
+CASED = "Greta wrote to the landlord on Monday. She said the heating in Flat 2 was broken."
+
+
+@pytest.mark.parametrize(
+    ("surface", "category"),
+    [
+        ("wrote to the landlord", "organization"),
+        ("said the heating", "street address"),
+        ("landlord", "location"),
+    ],
+)
+def test_a_lower_case_phrase_from_the_model_is_not_a_name_or_place(
+    surface: str, category: str
+) -> None:
+    assert is_cased(CASED)
+    d = _span(CASED, surface, category)
+    assert score_candidate(CASED, d, [], [d], [], cased=True) < THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("Ask for Greta. she moved here from latvia last year, greta says.", "greta", PER),
+        ("Her partner is latvian and Catholic, like Greta.", "latvian", "nationality or group"),
+        ("Post it to Flat 9 please, Greta asked, flat 9 not 6.", "flat 9", "street address"),
+        ("i live in port elmsford with jonas and greta now", "port elmsford", "location"),
+    ],
+)
+def test_lower_case_names_places_groups_and_flats_are_kept(
+    text: str, surface: str, category: str
+) -> None:
+    d = _span(text, surface, category)
+    assert score_candidate(text, d, [], [d], [], cased=is_cased(text)) >= THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "expected"),
+    [
+        ("kal bola tha Ravi uncle aayega", "bola tha Ravi", ["Ravi"]),
+        ("dann kommt meine schwester Anja mit", "schwester Anja mit", ["Anja"]),
+        ("Patient: keiko mori    MRN: 55", "keiko mori    MRN", ["keiko mori    MRN"]),
+    ],
+)
+def test_a_person_span_is_cut_at_foreign_lower_case_words_beside_a_capitalised_name(
+    text: str, surface: str, expected: list[str]
+) -> None:
+    pieces = trim_span(text, _span(text, surface, PER))
+    assert [text[d.start : d.end] for d in pieces] == expected
+
+
+def test_a_user_name_found_once_is_found_everywhere_in_the_document() -> None:
+    from anonymizer.detection.combined import propagate_identifiers
+
+    text = "posted by mausi_87 · reply: thanks mausi_87! (not mausi_870 or x.mausi_87)"
+    start = text.index("mausi_87")
+    seed = Detection(start, start + 8, "handle", placeholder_for("handle"), "regex", 0.75, "h")
+    again = propagate_identifiers(text, [seed])
+    assert [(d.start, text[d.start : d.end]) for d in again] == [
+        (text.index("mausi_87!"), "mausi_87")
+    ]
+
+
+def test_a_form_label_that_speaks_once_is_not_a_name_but_chat_speakers_are() -> None:
+    from anonymizer.detection.combined import combine
+
+    form = "Fiche animal\nPropriétaire: M. Karim Haddad\nRace: berger"
+    chat = "Odile: on part à 8h?\nBasile: oui\nOdile: parfait"
+    stamped = "[09:14] Wendelin: I'm outside"
+    for text, label, expected in [
+        (form, "Propriétaire", False),
+        (chat, "Basile", True),
+        (stamped, "Wendelin", True),
+    ]:
+        kept = combine(text, DETECTOR.detect(text), [])
+        names = {text[d.start : d.end] for d in kept if d.category == PER}
+        assert (label in names) is expected, (label, names)
