@@ -68,6 +68,7 @@ _MONEY = re.compile(
 )
 _ACRONYM = re.compile(r"[A-Z&]{1,3}")
 _HAS_DIGIT = re.compile(r"\d")
+_CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _NAME_CUE = re.compile(
     r"(?i)(?:\b(?:dear|hi|hello|hey|thanks|mr|mrs|ms|mx|dr|prof|name|patient|client|signed"
     r"|regards|from|my (?:wife|husband|son|daughter|mother|father|friend|partner)))"
@@ -115,6 +116,12 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     if d.category == "street address" and d.source == "ner" and not _HAS_DIGIT.search(surface):
         if len(words) < 2:
             penalty += 0.35  # "ext.", "Nr."
+    if (
+        d.category == "street address"
+        and d.source == "ner"
+        and (not words or _CLOCK_TIME.search(surface))
+    ):
+        penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
     return penalty
 
 

@@ -182,3 +182,18 @@ def test_a_form_label_that_speaks_once_is_not_a_name_but_chat_speakers_are() -> 
         kept = combine(text, DETECTOR.detect(text), [])
         names = {text[d.start : d.end] for d in kept if d.category == PER}
         assert (label in names) is expected, (label, names)
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "kept"),
+    [
+        ("03/02      03/02      TRANSFER", "03/02      03/02", False),
+        ("Flight 204  Oslo 06:10 → Riga 08:05", "Oslo 06:10 → Riga", False),
+        ("Deliver to 14 Harbour Row, Cobh", "14 Harbour Row", True),
+    ],
+)
+def test_a_model_address_without_letters_or_with_a_clock_time_is_dropped(
+    text: str, surface: str, kept: bool
+) -> None:
+    d = _span(text, surface, "street address")
+    assert (score_candidate(text, d, [], [d], []) >= THRESHOLD) is kept
