@@ -319,6 +319,12 @@ ORG_SUFFIX = (
     r"|Solutions|Systems|Consulting|Industries|Ltda\.?|EIRELI|[-–][ ]ME|S\.A\.R\.L\.|o\.s\."
     r"|v\.o\.s\.|spol\.[ ]s[ ]r\.o\.|A\.Ş\.|Α\.Ε\.|Ο\.Ε\.|Ε\.Π\.Ε\.|ΙΚΕ)"
 )
+# Institutions that treat or teach a person: a capitalised name before these is an
+# organisation even where the model reads part of it as a person ("Leeds General Infirmary").
+INSTITUTION_SUFFIX = (
+    r"(?:Infirmary|(?:Primary|Secondary|High|Grammar|Junior|Infant)[ ]School|Academy|Surgery"
+    r"|Pharmacy|Parish|(?:Medical|Health)[ ]Cent(?:re|er))"
+)
 STREET_SUFFIX = (  # USPS Publication 28 street suffixes (common subset) and UK types
     r"(?:Street|St|Road|Rd|Avenue|Ave|Av|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl"
     r"|Terrace|Ter|Square|Sq|Parkway|Pkwy|Highway|Hwy|Close|Crescent|Cres|Row|Mews|Gardens"
@@ -436,6 +442,14 @@ def refine_org(text: str, start: int, end: int) -> tuple[int, int] | None:
     if len(tokens) < 2:
         return None
     return tokens[0][0], end
+
+
+def refine_institution(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_org`, but a bare "High School" or "Medical Centre" names no one."""
+    refined = refine_org(text, start, end)
+    if refined is None or re.fullmatch(INSTITUTION_SUFFIX, text[refined[0] : refined[1]]):
+        return None
+    return refined
 
 
 _CAPITALISED_WORD_BEFORE = re.compile(rf"{CAP_WORD}[ ]$")
@@ -2622,6 +2636,50 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_context_name,
         anchors=_LABEL_ANCHORS,
+    ),
+    Rule(
+        "organization_institution",
+        "organization",
+        _c(
+            rf"{CAP_FIRST}{CAP_REST}(?:[ ](?:of[ ])?{CAP_WORD}){{0,4}}[ ]{INSTITUTION_SUFFIX}"
+            r"(?![\w])"
+        ),
+        0.9,
+        "capitalised name ending in Infirmary, Primary School, Academy, Surgery, Pharmacy, "
+        "Medical Centre",
+        refine=refine_institution,
+        trigger=Trigger(_c(rf"[ ]{INSTITUTION_SUFFIX}(?![\w])"), 200, 2),
+    ),
+    Rule(
+        "person_key_value",
+        "full person name",
+        _c(
+            r"(?i:\b(?:holder|customer|client|patient|employee|user|account|card|beneficiary"
+            r"|sender|recipient|payee|contact|full|first|last|display)_?name[ \t]*[=:][ \t]*)"
+            rf"[\"']({NAME}(?:[ ]{NAME}){{0,3}})[\"']"
+        ),
+        0.85,
+        'quoted name in a key=value log or JSON field (holder_name="Ana Costa")',
+        group=1,
+        anchors=(
+            "holder",
+            "customer",
+            "client",
+            "patient",
+            "employee",
+            "user",
+            "account",
+            "card",
+            "beneficiary",
+            "sender",
+            "recipient",
+            "payee",
+            "contact",
+            "full",
+            "first",
+            "last",
+            "display",
+        ),
     ),
     Rule(
         "person_speaker",

@@ -70,3 +70,35 @@ def test_new_rules_find_their_value(text: str, surface: str, category: str) -> N
 def test_near_misses_are_not_detected(text: str) -> None:
     cats = set(found(text).values())
     assert not cats & {"national id", "secret", "handle", "reference id", "date"}, found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ('payout holder_name="Ines Várkonyi" email=x', "Ines Várkonyi", "full person name"),
+        ('{"customer_name": "Tomas Ruud", "city": "x"}', "Tomas Ruud", "full person name"),
+        (
+            "Seen at Calderdale Royal Infirmary overnight.",
+            "Calderdale Royal Infirmary",
+            "organization",
+        ),  # fmt: skip
+        ("Her son attends Woodside Primary School.", "Woodside Primary School", "organization"),
+        ("Repeat prescription from Elm Tree Surgery.", "Elm Tree Surgery", "organization"),
+    ],
+)
+def test_quoted_names_in_logs_and_institutions_are_found(
+    text: str, surface: str, category: str
+) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The High School was closed on Friday.",
+        "The Medical Centre opens at eight.",
+        'log level="INFO" display_name="" done',
+    ],
+)
+def test_bare_institution_words_and_empty_fields_are_not_found(text: str) -> None:
+    assert not {"organization", "full person name"} & set(found(text).values()), found(text)
