@@ -8,6 +8,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
 - `dev-hand-hard`: `bench/dev/handwritten_hard.txt`, 40 documents in other genres, annotated
   without reading the rules (`bench/dev_hard/`);
+- `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
+  to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
   `bench/frozen/independent.jsonl`, loaded through `bench.loaders` and reported only as
   aggregate figures (skipped with a note when the files are not there). Nothing was tuned on
@@ -22,10 +24,13 @@ AnalyzerEngine (offline, en_core_web_sm; its output redacted with its own Anonym
 and the regex rules alone. Metrics (`anonymizer.metrics`): leak = share of gold surface
 strings still present in the redacted text (case-insensitive); span precision / recall / F2
 at IoU >= 0.5 and >= 0.7 (presidio-research's method); recall per gold category at IoU 0.5.
-Speed: docs/s of the default detector (batched, and one document at a time) and of Presidio
-on the same documents, timed side by side in this run. The largest document (2 MB, over
-1,000,000 characters) runs in a child process that reports its time and peak RSS. The regex
-rules' throughput is given in MB per CPU-second (`time.process_time`).
+Speed: docs/s and total CPU-seconds of the default detector (batched, and one document at a
+time), of Presidio and of the regex rules on the same documents, timed side by side in this
+run; the ratio to Presidio is what to read (absolute figures move with the machine's load).
+The largest document (2 MB, over 1,000,000 characters) runs in a child process that reports
+its time and peak RSS. The regex rules' throughput is given in MB per CPU-second
+(`time.process_time`); `python -m bench.regex_speed --against main` times the engine against
+another revision's in one process and checks that both find the same spans.
 
     python -m bench.detection_bench                      # every set
     python -m bench.detection_bench --sets dev-hand,dev-corpus --no-large
@@ -57,6 +62,7 @@ SETS = (
     "dev-hand",
     "dev-hand-blind",
     "dev-hand-hard",
+    "dev-long",
     "frozen-hand",
     "frozen-independent",
 )
@@ -86,6 +92,8 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
+    if name == "dev-long":
+        return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
     path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")
     if not path.is_file():
         return None, f"{path.relative_to(FROZEN.parent.parent)} not found: skipped"
@@ -165,6 +173,8 @@ class Systems:
             "regex": [resolve_overlaps(f) for f in regex],
         }
         return {
+            "chars": sum(map(len, texts)),
+            "cpu_seconds": {name: cpu for name, (_, cpu) in clocks.items()},
             "docs_per_s": {name: len(texts) / wall for name, (wall, _) in clocks.items()},
             "docs_per_cpu_s": {name: len(texts) / cpu for name, (_, cpu) in clocks.items()},
             "systems": {name: score(docs, outputs[name], predictions[name]) for name in SYSTEMS},
@@ -240,9 +250,11 @@ def regex_throughput(texts: list[str], min_bytes: int = LARGE_DOC_BYTES) -> dict
     detector.detect(blob[:10_000])
     started, cpu = time.perf_counter(), time.process_time()
     detector.detect(blob)
+    cpu = time.process_time() - cpu
     return {
         "bytes": size,
-        "mb_per_cpu_s": size / 1e6 / (time.process_time() - cpu),
+        "cpu_seconds": cpu,
+        "mb_per_cpu_s": size / 1e6 / cpu,
         "mb_per_s": size / 1e6 / (time.perf_counter() - started),
     }
 
@@ -309,7 +321,8 @@ def run(sets: Sequence[str], n: int, large: bool, top_misses: int) -> dict[str, 
         if not name.startswith("frozen") and top_misses:
             entry["top_misses"] = misses(docs, predictions).most_common(top_misses)
         result["sets"][name] = entry
-        all_texts.extend(d["text"] for d in docs if not name.startswith("frozen"))
+        if not name.startswith("frozen") and name != "dev-long":  # dev-long repeats the others
+            all_texts.extend(d["text"] for d in docs)
     if all_texts:
         result["regex_throughput"] = regex_throughput(all_texts)
     if large:
@@ -346,10 +359,12 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         "Wall-clock docs/s, and in brackets docs per CPU-second (`time.process_time`), which",
         "other processes on a shared machine disturb less. Ratio = default detector (batched)",
-        "over Presidio's AnalyzerEngine on the same documents.",
+        "over Presidio's AnalyzerEngine on the same documents. CPU-s: total CPU-seconds of the",
+        "batched default detector, Presidio and the regex rules alone on the whole set.",
         "",
-        "| set | combined, batched | combined, one at a time | Presidio | ratio | ratio (CPU) |",
-        "|---|---|---|---|---|---|",
+        "| set | kB | combined, batched | combined, one at a time | Presidio | ratio "
+        "| ratio (CPU) | CPU-s: combined / Presidio / regex |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, entry in result["sets"].items():
         if "skipped" in entry:
@@ -360,16 +375,20 @@ def markdown(result: dict[str, Any]) -> str:
             "combined (one at a time)",
             "presidio AnalyzerEngine",
         )
+        seconds = entry.get("cpu_seconds", {})
+        cpu_s = " / ".join(f"{seconds[k]:.1f}" for k in (ours, theirs, "regex") if k in seconds)
         lines.append(
-            f"| {name} | {wall[ours]:.1f} ({cpu[ours]:.1f}) | {wall[one]:.1f} ({cpu[one]:.1f}) | "
-            f"{wall[theirs]:.1f} ({cpu[theirs]:.1f}) | {wall[ours] / wall[theirs]:.2f}× | "
-            f"{cpu[ours] / cpu[theirs]:.2f}× |"
+            f"| {name} | {entry.get('chars', 0) / 1000:.0f} | {wall[ours]:.1f} ({cpu[ours]:.1f}) "
+            f"| {wall[one]:.1f} ({cpu[one]:.1f}) | {wall[theirs]:.1f} ({cpu[theirs]:.1f}) | "
+            f"{wall[ours] / wall[theirs]:.2f}× | {cpu[ours] / cpu[theirs]:.2f}× | {cpu_s} |"
         )
     if "regex_throughput" in result:
         r = result["regex_throughput"]
         lines += [
             "",
-            f"Regex rules: {r['mb_per_cpu_s']:.2f} MB per CPU-second ({r['bytes']:,} bytes).",
+            f"Regex rules: {r['mb_per_cpu_s']:.2f} MB per CPU-second ({r['bytes']:,} bytes of the "
+            f"development sets' documents joined, {r['cpu_seconds']:.2f} CPU-s). Old against new "
+            "engine, side by side: `python -m bench.regex_speed --against main`.",
         ]
     if "largest_document" in result:
         r = result["largest_document"]

@@ -116,3 +116,34 @@ def corpus_dev(n: int) -> list[dict[str, Any]]:
     from bench.corpus import generate_corpus
 
     return generate_corpus(n, CORPUS_SEED)
+
+
+LONG_DOCS = 16
+
+
+def long_dev(n: int = LONG_DOCS) -> list[dict[str, Any]]:
+    """`n` long documents of 10-60 kB, each dev-corpus and dev-hand / dev-hand-hard documents
+    joined end to end (gold spans shifted): the long-document case for speed."""
+    hand = handwritten_dev() + handwritten_dev(HANDWRITTEN_HARD)
+    corpus = corpus_dev(400)
+    cycled = hand * (len(corpus) // len(hand) + 1)
+    pool = [doc for pair in zip(corpus, cycled[: len(corpus)], strict=True) for doc in pair]
+    docs, taken = [], 0
+    for k in range(n):
+        target = 10_000 + (k * 7919) % 50_000
+        parts: list[str] = []
+        spans: list[dict[str, Any]] = []
+        length = 0
+        while length < target:
+            doc = pool[taken % len(pool)]
+            taken += 1
+            if parts:
+                parts.append("\n\n")
+                length += 2
+            spans += [
+                {**s, "start": s["start"] + length, "end": s["end"] + length} for s in doc["spans"]
+            ]
+            parts.append(doc["text"])
+            length += len(doc["text"])
+        docs.append({"id": f"long-{k}", "genre": "joined", "text": "".join(parts), "spans": spans})
+    return docs

@@ -91,6 +91,9 @@ def _build_pipeline() -> Language:
     config = Config().from_disk(MODEL_DIR / "ner.cfg")["ner"]
     ner = nlp.add_pipe("ner", config={k: v for k, v in config.items() if k != "factory"})
     ner.from_disk(MODEL_DIR / "ner", exclude=["vocab"])
+    from anonymizer.detection.fast_ops import use_numpy_gemm
+
+    use_numpy_gemm(ner.model)  # same weights, 2.5x faster products than thinc's BLIS here
     nlp.max_length = CHUNK_CHARS + CHUNK_OVERLAP
     return nlp
 
@@ -173,4 +176,7 @@ class LearnedNerDetector:
         return [self.detect_all(t) for t in texts]
 
     def _batch(self, texts: list[str]) -> list[list[Detection]]:
-        return [entity_detections(doc) for doc in self.nlp.pipe(texts, batch_size=BATCH_SIZE)]
+        from anonymizer.detection.fast_ops import one_blas_thread
+
+        with one_blas_thread():
+            return [entity_detections(d) for d in self.nlp.pipe(texts, batch_size=BATCH_SIZE)]

@@ -14,7 +14,7 @@ the regex engine try a keyword alternation at every character).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -2789,6 +2789,7 @@ RULES: tuple[Rule, ...] = (
 
 
 def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
+    """Every offset where one of `anchors` starts (one `str.find` scan per anchor)."""
     positions: set[int] = set()
     for anchor in anchors:
         index = lowered.find(anchor)
@@ -2798,15 +2799,58 @@ def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
     return sorted(positions)
 
 
-def iter_matches(rule: Rule, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+class AnchorIndex:
+    """The offsets where each rule's anchors start, for all rules in one scan of the text.
+
+    A rule's anchors are found with one zero-width regex over the lower-cased text whose
+    alternation is factored by shared prefixes and tries the longest anchor first; the
+    anchors starting at an offset are then exactly the prefixes of the one it found, so one
+    pass replaces a `str.find` scan per anchor (hundreds of them).
+    """
+
+    def __init__(self, anchor_sets: Iterable[tuple[str, ...]]) -> None:
+        self.anchor_sets = tuple(dict.fromkeys(a for a in anchor_sets if a))
+        owners: dict[str, set[int]] = {}  # anchor -> indexes of the anchor sets holding it
+        for i, anchors in enumerate(self.anchor_sets):
+            for anchor in anchors:
+                owners.setdefault(anchor, set()).add(i)
+        # the anchors starting where `found` starts are exactly its prefixes
+        self.owners_of = {
+            found: tuple(
+                sorted({i for a, rules in owners.items() if found.startswith(a) for i in rules})
+            )
+            for found in owners
+        }
+        self.pattern = re.compile(f"(?=({_trie(frozenset(owners))}))") if owners else None
+
+    def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
+        """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts."""
+        found: list[list[int]] = [[] for _ in self.anchor_sets]
+        if self.pattern is not None:
+            owners_of = self.owners_of
+            for match in self.pattern.finditer(lowered):
+                start = match.start()
+                for i in owners_of[match.group(1)]:
+                    found[i].append(start)
+        return dict(zip(self.anchor_sets, found, strict=True))
+
+
+def iter_matches(
+    rule: Rule,
+    text: str,
+    lowered: str | None,
+    positions: list[int] | None = None,
+    windows: list[tuple[int, int]] | None = None,
+) -> Iterator[re.Match[str]]:
     """The rule's matches, left to right and non-overlapping, as `finditer` would give them.
 
     With anchors and `lowered` (from `lower_same_length`) the pattern is only tried where an
-    anchor starts.
+    anchor starts; `positions` (those offsets) and `windows` (the trigger's windows) may be
+    passed in when they were computed once for several rules.
     """
     if rule.trigger is not None:
         last_end = 0
-        for low, high in rule.trigger.windows(text):
+        for low, high in rule.trigger.windows(text) if windows is None else windows:
             for match in rule.pattern.finditer(text, low, high):
                 if match.start() >= last_end:
                     last_end = max(match.end(), match.start() + 1)
@@ -2815,25 +2859,30 @@ def iter_matches(rule: Rule, text: str, lowered: str | None) -> Iterator[re.Matc
     if not rule.anchors or lowered is None:
         yield from rule.pattern.finditer(text)
         return
+    if positions is None:
+        positions = _anchor_positions(lowered, rule.anchors)
     last_end = 0
-    for position in _anchor_positions(lowered, rule.anchors):
+    match_at = rule.pattern.match
+    for position in positions:
         if position < last_end:
             continue
-        match = rule.pattern.match(text, position)
+        match = match_at(text, position)
         if match is not None:
             last_end = max(match.end(), position + 1)
             yield match
 
 
-# Characters whose lower case is longer than one character ('İ' -> 'i̇'); mapped to a
+# Characters whose lower case is longer than one character ('İ' -> 'i̇'); replaced by a
 # one-character stand-in so that offsets in the lower-cased copy match the text.
-_LOWER_EXPANDS = {c: "i" for c in range(0x10000) if len(chr(c).lower()) != 1}
+_LOWER_EXPANDS = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in range(0x10000) if len(chr(c).lower()) != 1) + "]"
+)
 
 
 def lower_same_length(text: str) -> str:
     """`text.lower()` with every character kept at its offset."""
     lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_LOWER_EXPANDS).lower()
+    return lowered if len(lowered) == len(text) else _LOWER_EXPANDS.sub("i", text).lower()
 
 
 class RegexDetector:
@@ -2843,10 +2892,13 @@ class RegexDetector:
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
+        self.anchor_index = AnchorIndex(rule.anchors for rule in rules)
 
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)
+        anchor_positions = self.anchor_index.positions(lowered)
+        trigger_windows: dict[Trigger, list[tuple[int, int]]] = {}
         found: list[Detection] = []
         shared: dict[tuple[Any, ...], list[re.Match[str]]] = {}
         for rule in self.rules:
@@ -2854,30 +2906,39 @@ class RegexDetector:
                 continue
             key = (rule.pattern, rule.anchors, rule.trigger)  # rules reading other groups
             if key not in shared:
-                shared[key] = list(iter_matches(rule, text, lowered))
-            for match in shared[key]:
-                start, end = match.span(rule.group)
-                if start < 0 or end <= start:
-                    continue
-                if rule.validate is not None and not rule.validate(text[start:end]):
-                    continue
-                if rule.refine is not None:
-                    refined = rule.refine(text, start, end)
-                    if refined is None:
-                        continue
-                    start, end = refined
-                found.append(
-                    Detection(
-                        start,
-                        end,
-                        rule.category,
-                        rule.placeholder,
-                        "regex",
-                        rule.confidence,
-                        rule.rule_id,
-                    )
+                windows = None
+                if rule.trigger is not None:
+                    if rule.trigger not in trigger_windows:
+                        trigger_windows[rule.trigger] = rule.trigger.windows(text)
+                    windows = trigger_windows[rule.trigger]
+                shared[key] = list(
+                    iter_matches(rule, text, lowered, anchor_positions.get(rule.anchors), windows)
                 )
+            found.extend(_detections(rule, text, shared[key]))
         return found
+
+
+def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator[Detection]:
+    """The rule's detections from its pattern's matches: group, value check, refinement."""
+    group, validate, refine = rule.group, rule.validate, rule.refine
+    category, placeholder, confidence, rule_id = (
+        rule.category,
+        rule.placeholder,
+        rule.confidence,
+        rule.rule_id,
+    )
+    for match in matches:
+        start, end = match.span(group)
+        if start < 0 or end <= start:
+            continue
+        if validate is not None and not validate(text[start:end]):
+            continue
+        if refine is not None:
+            refined = refine(text, start, end)
+            if refined is None:
+                continue
+            start, end = refined
+        yield Detection(start, end, category, placeholder, "regex", confidence, rule_id)
 
 
 def rule_table() -> list[dict[str, str]]:

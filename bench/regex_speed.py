@@ -1,0 +1,131 @@
+"""The regex engine alone: MB per CPU-second, and old against new side by side.
+
+The text is the development sets (dev-corpus, dev-hand, dev-hand-blind; never the frozen
+ones) joined and repeated to `--mb` megabytes of UTF-8. With `--against REF` the rule
+module as it is at git revision REF is loaded next to the working tree's, both run on the
+same text in alternating rounds (CPU time, `time.process_time`), and their detections are
+compared: any difference is printed and the exit status is 1. Speed is a ratio measured in
+one run, never an absolute figure to assert.
+
+    python -m bench.regex_speed                       # this tree's engine
+    python -m bench.regex_speed --against main        # main's engine vs this tree's
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from anonymizer.types import Detection
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_MODULE = "anonymizer/detection/regex.py"
+
+
+def dev_text(megabytes: float, corpus_docs: int = 300) -> str:
+    """Development documents joined by blank lines, repeated to at least `megabytes` MB."""
+    from bench import dev_sets
+
+    docs = (
+        dev_sets.corpus_dev(corpus_docs)
+        + dev_sets.handwritten_dev()
+        + dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_BLIND)
+    )
+    blob = "\n\n".join(d["text"] for d in docs)
+    copies = max(1, -(-int(megabytes * 1e6) // len(blob.encode())))
+    return "\n\n".join([blob] * copies)
+
+
+def rules_module_at(revision: str) -> ModuleType:
+    """`anonymizer.detection.regex` as it is at a git revision, imported under another name."""
+    source = subprocess.run(
+        ["git", "show", f"{revision}:{RULES_MODULE}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    name = f"_regex_at_{revision.replace('/', '_').replace('-', '_')}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    exec(compile(source, f"{revision}:{RULES_MODULE}", "exec"), module.__dict__)
+    return module
+
+
+def cpu_seconds(detector: Any, text: str) -> tuple[float, list[Detection]]:
+    started = time.process_time()
+    found = detector.detect(text)
+    return time.process_time() - started, found
+
+
+def spans(found: list[Detection]) -> list[tuple[Any, ...]]:
+    return sorted((d.start, d.end, d.category, d.rule_id, d.score) for d in found)
+
+
+def compare(text: str, revision: str | None, rounds: int) -> dict[str, Any]:
+    """CPU time per engine (best of `rounds`, alternating) and whether their spans agree."""
+    from anonymizer.detection.regex import RegexDetector
+
+    engines: dict[str, Any] = {"this tree": RegexDetector()}
+    if revision:
+        engines[revision] = rules_module_at(revision).RegexDetector()
+    for detector in engines.values():
+        detector.detect(text[:20_000])  # warm up
+    best = dict.fromkeys(engines, float("inf"))
+    outputs: dict[str, list[tuple[Any, ...]]] = {}
+    for _ in range(rounds):
+        for name, detector in engines.items():
+            seconds, found = cpu_seconds(detector, text)
+            best[name] = min(best[name], seconds)
+            outputs[name] = spans(found)
+    size = len(text.encode())
+    result: dict[str, Any] = {
+        "bytes": size,
+        "cpu_seconds": best,
+        "mb_per_cpu_s": {name: size / 1e6 / s for name, s in best.items()},
+        "detections": len(outputs["this tree"]),
+    }
+    if revision:
+        ours, theirs = set(outputs["this tree"]), set(outputs[revision])
+        result["speedup"] = best[revision] / best["this tree"]
+        result["only_this_tree"] = sorted(ours - theirs)[:20]
+        result[f"only_{revision}"] = sorted(theirs - ours)[:20]
+        result["identical"] = outputs["this tree"] == outputs[revision]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.regex_speed",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--mb", type=float, default=2.0, help="text size in MB (UTF-8)")
+    parser.add_argument("--against", metavar="REF", help="git revision to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best kept)")
+    args = parser.parse_args(argv)
+    result = compare(dev_text(args.mb), args.against, args.rounds)
+    print(f"text: {result['bytes']:,} bytes of development documents")
+    for name, seconds in result["cpu_seconds"].items():
+        rate = result["mb_per_cpu_s"][name]
+        print(f"{name:>12}: {seconds:.2f} CPU-s, {rate:.2f} MB per CPU-second")
+    if args.against:
+        print(f"speed-up over {args.against}: {result['speedup']:.2f}×")
+        print(f"identical detections: {result['identical']} ({result['detections']:,})")
+        for key in ("only_this_tree", f"only_{args.against}"):
+            for row in result[key]:
+                print(f"  {key}: {row}")
+        return 0 if result["identical"] else 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

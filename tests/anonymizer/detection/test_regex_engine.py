@@ -1,0 +1,144 @@
+"""The matching engine's shortcuts (one anchor scan for all rules, shared trigger windows,
+a prefix-tree name alternation) give exactly what the plain per-rule scans give."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from anonymizer.detection.propagation import name_words, propagate_names
+from anonymizer.detection.regex import (
+    RULES,
+    AnchorIndex,
+    RegexDetector,
+    Rule,
+    lower_same_length,
+)
+from anonymizer.types import Detection
+from bench import dev_sets
+
+
+def reference_matches(rule: Rule, text: str) -> Iterator[re.Match[str]]:
+    """One rule on its own: a full `finditer`, or its trigger's windows computed afresh."""
+    if rule.trigger is None:
+        yield from rule.pattern.finditer(text)
+        return
+    last_end = 0
+    for low, high in rule.trigger.windows(text):
+        for match in rule.pattern.finditer(text, low, high):
+            if match.start() >= last_end:
+                last_end = max(match.end(), match.start() + 1)
+                yield match
+
+
+def reference_detect(text: str) -> list[Detection]:
+    """Every rule run independently, with nothing shared or precomputed between rules."""
+    lowered = lower_same_length(text)
+    found = []
+    for rule in RULES:
+        if rule.requires and not any(word in lowered for word in rule.requires):
+            continue
+        for match in reference_matches(rule, text):
+            start, end = match.span(rule.group)
+            if start < 0 or end <= start:
+                continue
+            if rule.validate is not None and not rule.validate(text[start:end]):
+                continue
+            if rule.refine is not None:
+                refined = rule.refine(text, start, end)
+                if refined is None:
+                    continue
+                start, end = refined
+            found.append(
+                Detection(
+                    start,
+                    end,
+                    rule.category,
+                    rule.placeholder,
+                    "regex",
+                    rule.confidence,
+                    rule.rule_id,
+                )
+            )
+    return found
+
+
+def dev_documents() -> list[str]:
+    hand = dev_sets.handwritten_dev() + dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD)
+    return [d["text"] for d in hand + dev_sets.corpus_dev(100)]
+
+
+def test_the_detector_gives_what_each_rule_alone_gives_on_every_dev_document() -> None:
+    detector = RegexDetector()
+    for text in dev_documents():
+        assert sorted(detector.detect(text), key=repr) == sorted(reference_detect(text), key=repr)
+
+
+def test_the_detector_gives_what_each_rule_alone_gives_on_one_long_document() -> None:
+    text = "\n\n".join(dev_documents())
+    found = RegexDetector().detect(text)
+    assert len(found) > 3000
+    assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
+
+
+def brute_force_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
+    return [i for i in range(len(lowered)) if any(lowered.startswith(a, i) for a in anchors)]
+
+
+NESTED_ANCHORS = [("my", "my name"), ("name", "am"), ("a",), ("aaa", "aa"), ("my name is",)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My name is Ana; my name's Aaa. Call me, my naMe-aaaa amy.",
+        "aaaaaa my my namename",
+        "İstanbul: my name İs İlker, a Name",
+        "",
+    ],
+)
+def test_anchor_index_finds_every_offset_where_an_anchor_starts(text: str) -> None:
+    lowered = lower_same_length(text)
+    found = AnchorIndex(NESTED_ANCHORS).positions(lowered)
+    for anchors in NESTED_ANCHORS:
+        assert found[anchors] == brute_force_positions(lowered, anchors), anchors
+
+
+def test_anchor_index_covers_every_rule_s_anchors_on_the_dev_documents() -> None:
+    lowered = lower_same_length("\n".join(dev_documents()[:60]))
+    anchored = [rule.anchors for rule in RULES if rule.anchors]
+    found = AnchorIndex(anchored).positions(lowered)
+    for anchors in anchored:
+        expected = sorted(
+            {m.start() for a in anchors for m in re.finditer(f"(?={re.escape(a)})", lowered)}
+        )
+        assert found[anchors] == expected, anchors
+
+
+def flat_propagation(text: str, detections: list[Detection]) -> list[tuple[int, int]]:
+    """Name propagation with a flat longest-first alternation (the prefix tree's reference)."""
+    rare, common = name_words(text, detections)
+    spans = []
+    for words, flags in ((rare, re.IGNORECASE), (common, 0)):
+        if words:
+            alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+            pattern = re.compile(rf"(?<![\w'’-])(?:{alternation})(?![\w-]|['’]\w\w)", flags)
+            spans += [m.span() for m in pattern.finditer(text)]
+    return sorted(spans)
+
+
+def test_name_propagation_matches_a_flat_alternation_on_dev_names() -> None:
+    docs = dev_sets.handwritten_dev() + dev_sets.corpus_dev(60)
+    text = "\n\n".join(d["text"] for d in docs)
+    offset, seeds = 0, []
+    for doc in docs:
+        for span in doc["spans"]:
+            if span["label"] == "full person name":
+                start, end = span["start"] + offset, span["end"] + offset
+                seeds.append(Detection(start, end, "full person name", "[PERSON]", "ner", 0.9))
+        offset += len(doc["text"]) + 2
+    propagated = [(d.start, d.end) for d in propagate_names(text, seeds)]
+    assert len(propagated) > 200
+    assert propagated == flat_propagation(text, seeds)
