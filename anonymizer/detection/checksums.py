@@ -290,3 +290,102 @@ def phone_plausible(candidate: str) -> bool:
 def digits_in_phone_range(candidate: str) -> bool:
     """7–15 digits and not a date: the check for numbers that follow a phone keyword."""
     return 7 <= sum(c.isdigit() for c in candidate) <= 15 and not looks_like_date(candidate)
+
+
+# Italian codice fiscale: the check letter from the odd/even position tables (DM 23/12/1976).
+_CF_ODD = dict(
+    zip(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        [1, 0, 5, 7, 9, 13, 15, 17, 19, 21]
+        + [
+            1,
+            0,
+            5,
+            7,
+            9,
+            13,
+            15,
+            17,
+            19,
+            21,
+            2,
+            4,
+            18,
+            20,
+            11,
+            3,
+            6,
+            8,
+            12,
+            14,
+            16,
+            10,
+            22,
+            25,
+            24,
+            23,
+        ],  # fmt: skip
+        strict=True,
+    )
+)
+
+
+def codice_fiscale_valid(candidate: str) -> bool:
+    """A 16-character Italian codice fiscale whose last letter is its check character."""
+    code = candidate.upper()
+    if len(code) != 16 or not code.isalnum():
+        return False
+    total = 0
+    for i, char in enumerate(code[:15]):
+        if i % 2 == 0:
+            total += _CF_ODD[char]
+        else:
+            total += int(char) if char.isdigit() else ord(char) - ord("A")
+    return chr(ord("A") + total % 26) == code[15]
+
+
+def cpf_valid(candidate: str) -> bool:
+    """A Brazilian CPF (11 digits) with both mod-11 check digits right, not all one digit."""
+    digits = [int(c) for c in candidate if c.isdigit()]
+    if len(digits) != 11 or len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        total = sum(d * w for d, w in zip(digits[:n], range(n + 1, 1, -1), strict=True))
+        if (total * 10 % 11) % 10 != digits[n]:
+            return False
+    return True
+
+
+_VERHOEFF_D = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+_VERHOEFF_P = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
+
+
+def aadhaar_valid(candidate: str) -> bool:
+    """A 12-digit Aadhaar number: first digit 2-9 and a valid Verhoeff check digit."""
+    digits = [int(c) for c in candidate if c.isdigit()]
+    if len(digits) != 12 or digits[0] < 2:
+        return False
+    check = 0
+    for i, d in enumerate(reversed(digits)):
+        check = _VERHOEFF_D[check][_VERHOEFF_P[i % 8][d]]
+    return check == 0

@@ -27,15 +27,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
+from anonymizer.detection.gazetteer import city_detections
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.overlaps import resolve_overlaps
-from anonymizer.detection.propagation import propagate_names
-from anonymizer.detection.regex import RegexDetector
+from anonymizer.detection.propagation import MIN_SEED_SCORE, propagate_names
+from anonymizer.detection.regex import AGE_UNIT, NUMBER_WORD, PARTICLES, RegexDetector
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
@@ -65,6 +68,7 @@ _MONEY = re.compile(
 )
 _ACRONYM = re.compile(r"[A-Z&]{1,3}")
 _HAS_DIGIT = re.compile(r"\d")
+_CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _NAME_CUE = re.compile(
     r"(?i)(?:\b(?:dear|hi|hello|hey|thanks|mr|mrs|ms|mx|dr|prof|name|patient|client|signed"
     r"|regards|from|my (?:wife|husband|son|daughter|mother|father|friend|partner)))"
@@ -77,10 +81,10 @@ def compatible(a: str, b: str) -> bool:
     return a == b or (a in _PLACE and b in _PLACE)
 
 
-def text_penalty(text: str, d: Detection) -> float:
+def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     """How much the span's own text argues against it being PII of its category."""
     surface = text[d.start : d.end]
-    penalty = 0.0
+    penalty = lower_case_penalty(surface, d) if cased else 0.0
     if d.category in ("organization", "full person name", "location") and _MONEY.search(surface):
         penalty += 0.6
     if (
@@ -112,26 +116,19 @@ def text_penalty(text: str, d: Detection) -> float:
     if d.category == "street address" and d.source == "ner" and not _HAS_DIGIT.search(surface):
         if len(words) < 2:
             penalty += 0.35  # "ext.", "Nr."
+    if (
+        d.category == "street address"
+        and d.source == "ner"
+        and (not words or _CLOCK_TIME.search(surface))
+    ):
+        penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
     return penalty
 
 
-_TIME_AFTER = re.compile(r"(?:[ T,]+|,[ ]?)\d{1,2}:\d{2}")
-_LINE_START = re.compile(r"(?:^|\n)[ \t\[(]*$")
 _LANGUAGE_CONTEXT = re.compile(
     r"(?i)\b(?:languages?|speaks?|spoken|speaking|fluent|translat\w*|subtitle\w*|written in"
     r"|native speaker)\b[^.\n]{0,40}$"
 )
-
-
-def structured_score(text: str, d: Detection) -> float:
-    """A rule's confidence, less for a date that starts a log or chat line as its time stamp."""
-    if (
-        d.category == "date"
-        and _TIME_AFTER.match(text, d.end)
-        and _LINE_START.search(text, max(0, d.start - 4), d.start)
-    ):
-        return d.score - 0.5  # the time stamp that starts a log or chat line
-    return d.score
 
 
 def score_candidate(
@@ -140,10 +137,12 @@ def score_candidate(
     rules: Sequence[Detection],
     ner: Sequence[Detection],
     not_pii: Sequence[Detection],
+    cased: bool = True,
 ) -> float:
-    """The combined score of one proposal (see the module docstring)."""
+    """The combined score of one proposal (see the module docstring); `cased`: the document
+    is written with capitals (see `is_cased`)."""
     if d.category not in CONTEXTUAL:
-        return structured_score(text, d)
+        return d.score
     others = ner if d.source != "ner" else [r for r in rules if r.category in CONTEXTUAL]
     agreeing = [o for o in others if o.overlaps(d) and compatible(o.category, d.category)]
     score = d.score
@@ -163,7 +162,47 @@ def score_candidate(
         score -= STRUCTURED_OVERLAP_PENALTY  # "EIN 58" read as an address cuts "58-1458305"
     if d.category == "full person name" and _NAME_CUE.search(text, max(0, d.start - 30), d.start):
         score += 0.1
-    return score - text_penalty(text, d)
+    return score - text_penalty(text, d, cased)
+
+
+_ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
+_CONNECTORS = frozenset(
+    "of and the for at on in & und für am an im zu sur en et e y des du la le les del della"
+    " dei do dos das da di de van von der den ter ten".split()
+)
+CASED_SHARE = 0.08
+# Lower-case nationalities and religions are normal ("she's pakistani"); postcodes have none.
+_PHRASE_CHECKED = frozenset({"full person name", "organization", "location", "street address"})
+
+
+def is_cased(text: str) -> bool:
+    """The text capitalises at least a few of its words (most writing does; a document typed
+    all in lower case does not, and there lower-case names and places are normal)."""
+    words = _ALPHA_WORD.findall(text[:20_000])
+    return bool(words) and sum(w[0].isupper() for w in words) >= CASED_SHARE * len(words)
+
+
+def lower_case_penalty(surface: str, d: Detection) -> float:
+    """In a capitalised document, a model span made mostly of lower-case words that are not
+    names is a phrase ("sie wohnt selbst im EG", "atorvastatin 80"), not a name or place."""
+    if d.source != "ner" or d.category not in _PHRASE_CHECKED:
+        return 0.0
+    content = [
+        m.group()
+        for m in _ALPHA_WORD.finditer(surface)
+        if m.group().casefold() not in _CONNECTORS and not surface.startswith(".", m.end())
+    ]  # "д." and "str." are abbreviations, not words of a phrase
+    lower = [
+        w
+        for w in content
+        if w.islower() and not (d.category == "full person name" and is_known_name(w))
+    ]
+    if len(lower) >= 2 and 2 * len(lower) > len(content):
+        return 0.45
+    if len(content) == 1 and lower and d.category != "street address":  # "flat 22" is one
+        if len(lower[0]) <= 2 or is_common_non_name(lower[0]):
+            return 0.35  # "na", "church"
+    return 0.0
 
 
 def _covers_most(a: Detection, b: Detection) -> bool:
@@ -194,18 +233,205 @@ def _start(d: Detection) -> int:
     return d.start
 
 
+_AGE_UNIT_AFTER = re.compile(AGE_UNIT, re.IGNORECASE)
+
+
+def with_age_unit(text: str, d: Detection) -> Detection:
+    """An age span extended over its attached unit ("61-year-old", "62 years old"), as the
+    annotation guideline marks ages; the model was trained on the number alone."""
+    if d.category != "age":
+        return d
+    unit = _AGE_UNIT_AFTER.match(text, d.end)
+    return replace(d, end=unit.end()) if unit else d
+
+
+_TRIMMED = frozenset({"full person name", "organization", "location"})
+_EDGE_PUNCTUATION = ".,;:!?-–—()[]\"'"
+PERSON = "full person name"
+# Titles and honorifics stay outside a name (the annotation guideline): "Dr [[Okafor]]",
+# "[[Rohit]] bhaiya", "[[Sharma]] ji".
+_TITLE_WORDS = frozenset(
+    "pt patient mr mrs ms mx miss dr prof sir dame rev herr frau fr hr mme mlle sr sra srta"
+    " dott dott.ssa sig sig.ra avv ing pan pani sgt pc dc ds insp cpt capt lt col gen bey abi"
+    " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
+    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi".split()
+)
+_NON_SPACE = re.compile(r"\S+")
+
+
+def _not_a_name_word(word: str, person: bool = True) -> bool:
+    """Punctuation, a title (for people) or a common lower-case word that is nobody's name."""
+    bare = word.strip(_EDGE_PUNCTUATION)
+    if not bare or (person and bare.casefold() in _TITLE_WORDS):
+        return True
+    return bare.islower() and bare not in PARTICLES and is_common_non_name(bare)
+
+
+def _foreign_lower_word(word: str) -> bool:
+    """A lower-case word that is no particle and nobody's name, next to a capitalised name:
+    "rahi thi Vikas", "freund Lukas kommt" (any language, unlike `is_common_non_name`)."""
+    bare = word.strip(_EDGE_PUNCTUATION)
+    return bare.islower() and bare not in PARTICLES and not is_known_name(bare)
+
+
+def _name_like(text: str, words: list[tuple[int, int]], capitalised: bool) -> bool:
+    """A piece of a cut person span worth keeping: capitalised, or (in a span written all in
+    lower case) made of known names."""
+    if any(text[start].isupper() for start, _ in words):
+        return True
+    return not capitalised and is_known_name(text[words[0][0] : words[-1][1]])
+
+
+def trim_span(text: str, d: Detection) -> list[Detection]:
+    """A name, organisation or place without the common lower-case words and titles it
+    swallowed ("Pt Ana Costa", "jane - new", "Blanchard is overdue"); a person span is also
+    cut where such a word stands inside it ("Matthew joined Gilbert" is two names)."""
+    if d.category not in _TRIMMED:
+        return [d]
+    words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(text, d.start, d.end)]
+    if d.category != PERSON:
+        if not any(text[start].isupper() for start, _ in words):
+            return [d]  # "united states" in lower-case text is still a place
+        while words and _not_a_name_word(text[words[0][0] : words[0][1]], person=False):
+            words.pop(0)
+        while words and _not_a_name_word(text[words[-1][0] : words[-1][1]], person=False):
+            words.pop()
+    capitalised = any(  # a title-case word that is not a title: "Vikas", not "Dr" or "MRN"
+        text[start].isupper()
+        and not text[start:end].isupper()
+        and not _not_a_name_word(text[start:end])
+        for start, end in words
+    )
+    pieces: list[list[tuple[int, int]]] = [[]]
+    for start, end in words:
+        word = text[start:end]
+        if d.category == PERSON and (
+            _not_a_name_word(word) or (capitalised and _foreign_lower_word(word))
+        ):
+            pieces.append([])
+        else:
+            pieces[-1].append((start, end))
+    pieces = [piece for piece in pieces if piece]
+    if len(pieces) > 1:  # of "nostro assistito, il sig. Luca Esposito" only the name is kept
+        pieces = [piece for piece in pieces if _name_like(text, piece, capitalised)]
+    out = []
+    for piece in pieces:
+        start, end = piece[0][0], piece[-1][1]
+        while end > start and text[end - 1] in ",;:":
+            end -= 1
+        out.append(d if (start, end) == (d.start, d.end) else replace(d, start=start, end=end))
+    return out
+
+
+def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
+    out = []
+    for d in detections:
+        if d.source == NOT_PII_SOURCE:
+            out.append(d)
+        else:
+            out.extend(trim_span(text, with_age_unit(text, d)))
+    return out
+
+
+_REPEATED = frozenset({"handle", "internal id", "reference id", "secret", "national id"})
+MIN_REPEATED_LENGTH = 5
+
+
+def propagate_identifiers(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """Every other occurrence of a user name or id found once in the document ("mausi_87"
+    in a post's header and again in a reply), as a whole token."""
+    values = {
+        text[d.start : d.end]: d
+        for d in kept
+        if d.category in _REPEATED and d.end - d.start >= MIN_REPEATED_LENGTH
+    }
+    if not values:
+        return []
+    spans = {(d.start, d.end) for d in kept}
+    alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    found = []
+    for m in re.finditer(rf"(?<![\w@.-])(?:{alternation})(?![\w@-]|\.\w)", text):
+        if (m.start(), m.end()) not in spans:
+            seed = values[m.group()]
+            found.append(replace(seed, start=m.start(), end=m.end(), rule_id="id_propagation"))
+    return found
+
+
+# "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".
+_AGE_AFTER_NAME = re.compile(
+    rf"(?:,[ ](\d{{1,3}})(?:,[ ](?=[a-z])|(?=[.;]|[ ](?:of|from|who|was|is|and|has|had|lives"
+    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}|(?i:{NUMBER_WORD}))\))"
+)
+AGE_AFTER_NAME_SCORE = 0.7
+
+
+def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)"."""
+    found = []
+    for d in kept:
+        if d.category != PERSON or d.score < MIN_SEED_SCORE:
+            continue
+        m = _AGE_AFTER_NAME.match(text, d.end)
+        if m is None:
+            continue
+        group = 1 if m.group(1) else 2
+        value = m.group(group)
+        if value.isdigit() and not 0 < int(value) <= 120:
+            continue
+        found.append(
+            Detection(
+                m.start(group),
+                m.end(group),
+                "age",
+                placeholder_for("age"),
+                "context",
+                AGE_AFTER_NAME_SCORE,
+                "age_after_name",
+            )  # fmt: skip
+        )
+    return found
+
+
+SPEAKER_RULE = "person_speaker"
+LONE_LABEL_PENALTY = 0.3
+_TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
+
+
+def lone_field_label(text: str, d: Detection, speakers: Counter[str]) -> bool:
+    """A "Label:" at a line start that speaks only once, is nobody's name and has no chat
+    time stamp before it is a form field ("Propriétaire:", "Sexo:", "Reviewer:")."""
+    surface = text[d.start : d.end]
+    line_start = text.rfind("\n", 0, d.start) + 1
+    return (
+        speakers[surface] < 2
+        and not is_known_name(surface)
+        and not _TIME_BEFORE.search(text, line_start, d.start)
+    )
+
+
 def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
     """Score every proposal, keep those above the threshold, add propagated names."""
+    rules = _proposals(text, rules)
+    ner_all = _proposals(text, ner_all)
     ner = [d for d in ner_all if d.source != NOT_PII_SOURCE]
     not_pii = [d for d in ner_all if d.source == NOT_PII_SOURCE]
     indexes = SpanIndex(rules), SpanIndex(ner), SpanIndex(not_pii)
     kept = []
+    cased = is_cased(text)
+    speakers = Counter(text[d.start : d.end] for d in rules if d.rule_id == SPEAKER_RULE)
     for d in [*rules, *ner]:
         near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
-        score = score_candidate(text, d, near_rules, near_ner, near_not_pii)
+        score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
+        if d.rule_id == SPEAKER_RULE and lone_field_label(text, d, speakers):
+            score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
             kept.append(replace(d, score=round(min(score, 0.99), 3)))
-    return kept + propagate_names(text, kept)
+    return (
+        kept
+        + propagate_names(text, kept)
+        + ages_after_names(text, kept)
+        + propagate_identifiers(text, kept)
+    )
 
 
 class CombinedDetector:
@@ -232,12 +458,13 @@ class CombinedDetector:
         ]
 
     def rule_detections(self, text: str) -> list[Detection]:
+        """The regex rules' detections and the cities named in the text."""
         return detect_in_chunks(
             text,
             lambda chunks: [self.rules.detect(c) for c in chunks],
             RULE_CHUNK_CHARS,
             RULE_CHUNK_OVERLAP,
-        )
+        ) + city_detections(text)
 
     def detect_resolved(self, text: str) -> list[Detection]:
         """The kept detections with overlaps resolved, for callers outside the pipeline."""

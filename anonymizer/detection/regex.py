@@ -20,9 +20,12 @@ from typing import Any
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.checksums import (
+    aadhaar_valid,
     aba_routing_valid,
     base58check_valid,
     bech32_valid,
+    codice_fiscale_valid,
+    cpf_valid,
     digits_in_phone_range,
     iban_valid,
     ipv4_valid,
@@ -166,7 +169,7 @@ def _swift_shape(value: str) -> bool:
 
 def _date_valid(value: str) -> bool:
     numbers = [int(n) for n in re.findall(r"\d+", value)]
-    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", value):
+    if re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", value):
         return 1 <= numbers[1] <= 12 and 1 <= numbers[2] <= 31
     if re.fullmatch(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}", value):
         a, b = numbers[0], numbers[1]
@@ -174,9 +177,32 @@ def _date_valid(value: str) -> bool:
     return True
 
 
+def _day_of_month_valid(value: str) -> bool:
+    day = re.search(r"\d+", value)
+    return day is not None and 1 <= int(day.group()) <= 31
+
+
+_NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    " sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
+).split()
+NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four"
+    r"|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+)
+# What follows an age as its unit, inside the span: "61-year-old", "62 years old", "74 yo".
+AGE_UNIT = (
+    r"(?:[ -]?(?:years?|yrs?)[ -]old\b|-year-old|[ ]?y/o\b|[ ]?y\.o\.|[ ]?yo\b"
+    r"|[ ]years?[ ]of[ ]age\b)"
+)
+
+
 def _age_valid(value: str) -> bool:
     numbers = re.findall(r"\d+", value)
-    return bool(numbers) and 0 < int(numbers[0]) <= 120
+    if numbers:
+        return 0 < int(numbers[0]) <= 120
+    return value.lower().replace("-", " ").split(" ")[0] in _NUMBER_WORDS
 
 
 def _uk_licence_valid(value: str) -> bool:
@@ -292,6 +318,12 @@ ORG_SUFFIX = (
     r"|(?:Building[ ])?Society|College|Trust|Authority|Agency|Commission|Association|Cooperative"
     r"|Solutions|Systems|Consulting|Industries|Ltda\.?|EIRELI|[-–][ ]ME|S\.A\.R\.L\.|o\.s\."
     r"|v\.o\.s\.|spol\.[ ]s[ ]r\.o\.|A\.Ş\.|Α\.Ε\.|Ο\.Ε\.|Ε\.Π\.Ε\.|ΙΚΕ)"
+)
+# Institutions that treat or teach a person: a capitalised name before these is an
+# organisation even where the model reads part of it as a person ("Leeds General Infirmary").
+INSTITUTION_SUFFIX = (
+    r"(?:Infirmary|(?:Primary|Secondary|High|Grammar|Junior|Infant)[ ]School|Academy|Surgery"
+    r"|Pharmacy|Parish|(?:Medical|Health)[ ]Cent(?:re|er))"
 )
 STREET_SUFFIX = (  # USPS Publication 28 street suffixes (common subset) and UK types
     r"(?:Street|St|Road|Rd|Avenue|Ave|Av|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl"
@@ -410,6 +442,14 @@ def refine_org(text: str, start: int, end: int) -> tuple[int, int] | None:
     if len(tokens) < 2:
         return None
     return tokens[0][0], end
+
+
+def refine_institution(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_org`, but a bare "High School" or "Medical Centre" names no one."""
+    refined = refine_org(text, start, end)
+    if refined is None or re.fullmatch(INSTITUTION_SUFFIX, text[refined[0] : refined[1]]):
+        return None
+    return refined
 
 
 _CAPITALISED_WORD_BEFORE = re.compile(rf"{CAP_WORD}[ ]$")
@@ -588,15 +628,85 @@ def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
+# After a date: no word character, except the "T" of an ISO time stamp (2024-05-02T11:42Z).
+_DATE_END = r"(?:(?![\w/-]|\.\d)|(?=T\d))"
 _DATE_DIGIT_FIRST = _c(
     _first(r"\d", r"[\w/.-]") + rf"(?:\d?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{MONTH}\.?,?[ ]+\d{{4}}"
-    rf"|\d{{3}}-\d{{1,2}}-\d{{1,2}}|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}}))(?![\w/-]|\.\d)",
+    rf"|\d?-{MONTH}-(?:\d{{4}}|\d{{2}})|\d{{3}}([-/])\d{{1,2}}\1\d{{1,2}}|\d{{3}}\.\d\d\.\d\d"
+    rf"|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}})){_DATE_END}",
     re.IGNORECASE,
 )
 _DATE_MONTH_FIRST = _c(
-    rf"(?<![\w/.-]){MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}}(?![\w/-]|\.\d)",
+    rf"(?<![\w/.-]){MONTH}\.?[ ]+\d{{1,2}}(?:st|nd|rd|th)?,?[ ]+\d{{4}}{_DATE_END}",
     re.IGNORECASE,
 )
+# Day and month without a year ("14 June", "June 14th", "the 3rd of May"): the month must be
+# capitalised ("may" is a verb) and the day must not run on into a quantity or a year.
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])"
+_NOT_A_QUANTITY = (
+    r"(?![\w/.,:-]?\d|[\w%]|[ ]?(?:%|percent|per|am|pm|a\.m\.|p\.m\.|h|hrs?|hours?|min"
+    r"|minutes?|days?|weeks?|months?|years?|people|persons|times|pages?|items?|units?)\b)"
+)
+CAP_MONTH = (
+    r"(?:J(?:an(?:uary)?|AN(?:UARY)?|une?|UNE?|uly?|ULY?)|F(?:eb(?:ruary)?|EB(?:RUARY)?)"
+    r"|M(?:ar(?:ch)?|AR(?:CH)?|ay|AY)|A(?:pr(?:il)?|PR(?:IL)?|ug(?:ust)?|UG(?:UST)?)"
+    r"|S(?:ep(?:t(?:ember)?)?|EP(?:T(?:EMBER)?)?)|O(?:ct(?:ober)?|CT(?:OBER)?)"
+    r"|N(?:ov(?:ember)?|OV(?:EMBER)?)|D(?:ec(?:ember)?|EC(?:EMBER)?))"
+)
+# A month in lower case too (chat: "9 july", "28 dec"), but not the verb "may".
+ANY_CASE_MONTH = rf"(?:{CAP_MONTH}|(?i:(?!may\b){MONTH}))"
+_DATE_DAY_MONTH = _c(
+    _first(r"\d", r"[\w/.,-]")
+    + rf"(?:(?<=[12])\d|(?<=3)[01]|(?<=0)[1-9])?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{ANY_CASE_MONTH}\b"
+    r"(?!,?[ ]+\d{4}\b|[.-]\w)"
+)
+_DATE_MONTH_DAY = _c(
+    rf"(?<![\w/.-]){CAP_MONTH}\.?[ ]+(?:the[ ]+)?{_DAY}(?:st|nd|rd|th)?{_NOT_A_QUANTITY}"
+    r"(?!,?[ ]+\d{4}\b)"
+)
+# "on the 14th", "by the 3rd": a day of the current month, not "the 3rd floor".
+_DATE_WEEKDAY_ORDINAL = _c(
+    r"(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+the[ ]+{_DAY}(?:st|nd|rd|th))\b"
+)
+# A day and month without a year, both written with two digits ("01/02", "26/11"), as in
+# statement columns and "until 15/09"; not scores ("24/7") or fractions.
+_DATE_DAY_MONTH_NUMERIC = _c(
+    r"(?<![\w/.,:-])(?:0[1-9]|[12]\d|3[01])/(?:0[1-9]|1[0-2])(?![\w/-]|[.,]\d)"
+)
+_DATE_ORDINAL_DAY = _c(
+    rf"(?i:\b(?:on|by|until|till|before|after|since|from|for|due|dated)[ ]+)(the[ ]+{_DAY}"
+    r"(?:st|nd|rd|th))\b(?![ ]+(?!at\b|and\b|or\b|to\b|in\b|for\b|is\b|was\b|would\b"
+    r"|will\b|works?\b|then\b|instead\b|please\b)[\w])"
+)
+# German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
+# ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
+MONTH_INTL = (
+    r"(?:januar|jänner|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|fevrier"
+    r"|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|enero|febrero"
+    r"|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro"
+    r"|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|januari|februari|maart|mei"
+    r"|augustus)"
+)
+_DATE_INTL = _c(
+    _first(r"\d", r"[\w/.,-]")
+    + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
+    re.IGNORECASE,
+)
+_MONTH_ANCHORS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())
+_WEEKDAY_BEFORE = re.compile(
+    r"(?i)\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+(?:the[ ]+)?$"
+)
+
+
+def refine_date(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A date with the weekday written in the same phrase ("Monday, 3 June") starts at it."""
+    m = _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+    return (m.start(), end) if m else (start, end)
+
+
 _POSTCODE_CITY = _c(  # a postal code that starts an address line (or follows ", "), then a town
     r"(\d(?:(?<=, .)|(?<=: .)|(?<=\n.)|(?<![\s\S]{2})|(?<=\s[A-Z]-.)|(?<=\s[A-Z]{2}-.))"
     r"(?:\d-\d{3}|\d{2}[ ]\d{2}|\d{4}-\d{3}|\d{3}[ ]?[A-Z]{2}|\d{3,5}))"
@@ -952,7 +1062,8 @@ RULES: tuple[Rule, ...] = (
         "username_context",
         "handle",
         _c(
-            r"(?i:\b(?:user[ ]?name|login[ ]as|logged[ ]in[ ]as|log[ ]in[ ]as|signed[ ]in[ ]as"
+            r"(?i:\b(?:user[ ]?name|login[ ]as|login(?=[ ]is\b)|logged[ ]in[ ]as|log[ ]in[ ]as"
+            r"|signed[ ]in[ ]as"
             r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
@@ -1117,7 +1228,9 @@ RULES: tuple[Rule, ...] = (
             r"|insurance[ ](?:id|number|no\.?)|id[ ](?:number|no\.?|card)|identity[ ](?:number"
             r"|card)|NI[ ]number|NINO|tax[ ](?:id|number|code)|TIN|SIN|NIE|DNI|NIF|PESEL|BSN"
             r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer|PAN"
-            r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID)\b)"
+            r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID|UPN|PNC[ ]ID"
+            r"|(?:residence[ ])?permit(?:[ ](?:no\.?|number|card))?|aufenthaltstitel(?:[ ]nr\.?)?"
+            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF)\b)"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
         ),
@@ -1161,6 +1274,15 @@ RULES: tuple[Rule, ...] = (
             "niss",
             "rrn",
             "hkid",
+            "upn",
+            "pnc",
+            "residence",
+            "permit",
+            "aufenthalt",
+            "insured",
+            "versicherten",
+            "c.f.",
+            "cf",
         ),
     ),
     Rule(
@@ -1321,9 +1443,11 @@ RULES: tuple[Rule, ...] = (
         "internal_id",
         "internal id",
         _c(
-            r"(?i:\b(?:employee|staff|student|member|membership|customer|client|user|badge"
-            r"|personnel|payroll|matriculation|account|tax|vat)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge)(?![\w]))"
+            r"(?i:\b(?:employee|staff|student|pupil|member|membership|customer|client|user|badge"
+            r"|personnel|payroll|matriculation|account|tax|vat|loyalty(?:[ ]card)?|library[ ]card"
+            r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
+            r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
+            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar)(?![\w]))"
             + KEY_SEP
             + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{2,24})(?![\w-])"
         ),
@@ -1349,15 +1473,35 @@ RULES: tuple[Rule, ...] = (
             "emp",
             "eid",
             "uid",
+            "pupil",
+            "loyalty",
+            "library",
+            "patron",
+            "subscriber",
+            "frequent",
+            "collar",
+            "shoulder",
+            "warrant",
+            "microchip",
+            "chip",
+            "chassis",
+            "vehicle",
+            "vin",
         ),
     ),
     Rule(
         "reference_id",
         "reference id",
         _c(
-            r"(?i:\b(?:ticket|case|incident|ref(?:erence)?|order|invoice|booking|reservation"
+            r"(?i:\b(?:ticket|case|incident|ref(?:erence)?\.?|req(?:\.|\b)|order|invoice|booking"
+            r"|reservation|pedido|factura|reserva|expediente|fattura|ordine|pratica|commande"
+            r"|facture|dossier|contrat[o]?|mandat[oe]?|beleg-?nr\.?|rechnungs?-?nr\.?|auftrag"
+            r"|aktenzeichen|CAS\b|visit[ ]no\.?|rx\b|n[º°o][ ]de[ ](?:parte|pedido|factura|reserva)"
             r"|confirmation|claim|policy|tracking|request|application|docket|contract|quote"
-            r"|shipment|transaction|receipt|PO|RMA)(?:[ ](?:id|number|no\.?|num|#|code))?)"
+            r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
+            r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
+            r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
+            r"|job|issue|bug|report)(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
             + KEY_SEP
             + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{3,24})(?![\w-])"
         ),
@@ -1370,6 +1514,29 @@ RULES: tuple[Rule, ...] = (
             "case",
             "incident",
             "ref",
+            "req",
+            "pedido",
+            "factura",
+            "reserva",
+            "expediente",
+            "fattura",
+            "ordine",
+            "pratica",
+            "commande",
+            "facture",
+            "dossier",
+            "contrat",
+            "mandat",
+            "beleg",
+            "rechnung",
+            "auftrag",
+            "aktenzeichen",
+            "cas",
+            "visit",
+            "rx",
+            "nº",
+            "n°",
+            "no de",
             "order",
             "invoice",
             "booking",
@@ -1388,12 +1555,45 @@ RULES: tuple[Rule, ...] = (
             "receipt",
             "po",
             "rma",
+            "pnr",
+            "bag",
+            "baggage",
+            "consignment",
+            "parcel",
+            "awb",
+            "cert",
+            "credential",
+            "crime",
+            "complaint",
+            "enquiry",
+            "inquiry",
+            "matter",
+            "file",
+            "mandate",
+            "voucher",
+            "itinerary",
+            "work order",
+            "job",
+            "issue",
+            "bug",
+            "report",
         ),
+    ),
+    Rule(
+        "reference_id_hash",
+        "reference id",
+        _c(r"(?<![\w&#])#\d{5,10}(?![\w-]|[.,]\d)"),
+        0.6,
+        "'#' and five or more digits: a ticket, order or issue number (#048213)",
+        anchors=("#",),
     ),
     Rule(
         "reference_id_shape",
         "reference id",
-        _c(_first("[A-Z]", r"[\w-]") + r"[A-Z]{1,5}-\d{4,10}(?:-\d{1,6})?(?![\w-])"),
+        _c(
+            _first("[A-Z]", r"[\w-]")
+            + r"[A-Z]{0,5}-\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
+        ),
         MEDIUM,
         "LETTERS-digits identifier such as INC-12345 or ABC-2024-0012",
     ),
@@ -1454,8 +1654,74 @@ RULES: tuple[Rule, ...] = (
         "date",
         _DATE_DIGIT_FIRST,
         MEDIUM,
-        "full calendar date: 2024-05-03, 03/05/2024, 3 May 2024",
+        "full calendar date: 2024-05-03, 2024/05/03, 03/05/2024, 3 May 2024, 03-May-24 "
+        "(with its weekday: Mon 3 May 2024)",
         validate=_date_valid,
+        refine=refine_date,
+    ),
+    Rule(
+        "date_day_month",
+        "date",
+        _DATE_DAY_MONTH,
+        MEDIUM,
+        "day and capitalised month without a year: 14 June, 3rd of May",
+        validate=_day_of_month_valid,
+        refine=refine_date,
+    ),
+    Rule(
+        "date_intl",
+        "date",
+        _DATE_INTL,
+        MEDIUM,
+        "day and a German/French/Spanish/Italian/Portuguese/Dutch month: 3. März 2024, 3 de marzo",
+        validate=_day_of_month_valid,
+    ),
+    Rule(
+        "date_weekday_ordinal",
+        "date",
+        _DATE_WEEKDAY_ORDINAL,
+        MEDIUM,
+        "weekday and day of the month: Thursday the 16th",
+        anchors=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+    ),
+    Rule(
+        "date_day_month_numeric",
+        "date",
+        _DATE_DAY_MONTH_NUMERIC,
+        LOW + 0.1,
+        "two-digit day and month without a year: 01/02, 26/11",
+        requires=("/",),
+    ),
+    Rule(
+        "date_ordinal_day",
+        "date",
+        _DATE_ORDINAL_DAY,
+        LOW + 0.1,
+        "'on the 14th', 'by the 3rd' (a day of the month, not 'the 3rd floor')",
+        group=1,
+        anchors=(
+            "on the",
+            "by the",
+            "until the",
+            "till the",
+            "before the",
+            "after the",
+            "since the",
+            "from the",
+            "for the",
+            "due the",
+            "dated the",
+        ),
+    ),
+    Rule(
+        "date_month_day",
+        "date",
+        _DATE_MONTH_DAY,
+        MEDIUM,
+        "capitalised month and day without a year: June 14, Sept 3rd",
+        validate=_day_of_month_valid,
+        refine=refine_date,
+        anchors=_MONTH_ANCHORS,
     ),
     Rule(
         "date_month_first",
@@ -1463,46 +1729,46 @@ RULES: tuple[Rule, ...] = (
         _DATE_MONTH_FIRST,
         MEDIUM,
         "full calendar date written month first: May 3, 2024",
-        anchors=(
-            "jan",
-            "feb",
-            "mar",
-            "apr",
-            "may",
-            "jun",
-            "jul",
-            "aug",
-            "sep",
-            "oct",
-            "nov",
-            "dec",
-        ),
+        refine=refine_date,
+        anchors=_MONTH_ANCHORS,
     ),
     Rule(
         "age",
         "age",
         _c(
-            _first(r"\d", r"[\w.]")
-            + r"\d{0,2}(?=[ -]?(?:years?|yrs?)[ -]old|[ -]?y/?o\b|-year-old)",
+            rf"(?<![\w.,-])(?:\d{{1,3}}|{NUMBER_WORD}){AGE_UNIT}"
+            r"(?![\w-]|[ ](?:ago|later|earlier|before|after|in[ ]business|of[ ](?:service"
+            r"|experience|marriage)))",
             re.IGNORECASE,
         ),
         MEDIUM,
-        "the number in '42 years old', '42-year-old', '42 yo'",
+        "an age with its unit: '42 years old', '42-year-old', 'three-year-old', '42 yo'",
         validate=_age_valid,
-        requires=("old", "yo", "y/o"),
+        requires=("old", "yo", "y/o", "y.o.", "of age"),
     ),
     Rule(
         "age_context",
         "age",
         _c(
             r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
-            r"|and\b|now\b|this\b)))(\d{1,3})(?![\w.,]\d|[\w])"
+            rf"|and\b|now\b|this\b)))(\d{{1,3}}(?:[ ](?:years|yrs)\b)?|(?i:{NUMBER_WORD}))"
+            r"(?![\w.,]\d|[\w])"
         ),
         MEDIUM,
-        "number after aged/age: or I'm",
+        "number after aged/age: or I'm (with 'years' when written)",
         group=1,
         validate=_age_valid,
         anchors=("age", "i'm", "i am"),
+    ),
+    Rule(
+        "age_in_year",
+        "age",
+        _c(r"(?i:\bin[ ](?:his|her|their|my|your)[ ])(\d{1,3}(?:st|nd|rd|th)[ ]year)\b"),
+        MEDIUM,
+        "'in his 92nd year'",
+        group=1,
+        validate=_age_valid,
+        anchors=("in his", "in her", "in their", "in my", "in your"),
     ),
     # --- organisations and places
     Rule(
@@ -1948,14 +2214,25 @@ RULES: tuple[Rule, ...] = (
         "username_key_value",
         "handle",
         _c(
-            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee)[ \t]*"
+            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent)[ \t]*"
             r"[=:][ \t]*)[\"']?([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
         ),
         MEDIUM,
         "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
         group=1,
         validate=_user_value,
-        anchors=("user", "login", "uid", "usr", "account", "acct", "author", "owner", "assignee"),
+        anchors=(
+            "user",
+            "login",
+            "uid",
+            "usr",
+            "account",
+            "acct",
+            "author",
+            "owner",
+            "assignee",
+            "agent",
+        ),
     ),
     Rule(
         "username_is_my_login",
@@ -2071,6 +2348,79 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "codice_fiscale",
+        "national id",
+        _c(r"(?<![\w-])[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z](?![\w-])", re.IGNORECASE),
+        HIGH,
+        "Italian codice fiscale with a valid check letter",
+        validate=codice_fiscale_valid,
+    ),
+    Rule(
+        "cpf",
+        "national id",
+        _c(_first(r"\d", r"[\w.-]") + r"\d{2}\.\d{3}\.\d{3}-\d{2}(?![\w-]|\.\d)"),
+        HIGH,
+        "Brazilian CPF 000.000.000-00 with valid mod-11 check digits",
+        validate=cpf_valid,
+    ),
+    Rule(
+        "aadhaar",
+        "national id",
+        _c(_first(r"[2-9]", r"[\w.-]") + r"\d{3}[ ]\d{4}[ ]\d{4}(?![\w-]|[ ]\d|\.\d)"),
+        HIGH,
+        "Aadhaar 0000 0000 0000 with a valid Verhoeff check digit",
+        validate=aadhaar_valid,
+    ),
+    Rule(
+        "access_code",
+        "secret",
+        _c(
+            r"(?i:\b(?:door|gate|key[ ]?safe|keysafe|lock[ ]?box|lockbox|alarm|entry|access"
+            r"|building|one-time|verification|security|otp|sms|caja[ ]de[ ]llaves|porte|portail"
+            r"|tür)[ ]?(?:code|pin|passcode|c[oó]digo|cod[ie])?(?:[ ](?:is|was|:)|[:=]|[ ]de"
+            r"[^\n:]{0,40}:|[ ]for[^\n:]{0,40}(?:is|:))(?:[ ]still|[ ]now)?[ ]*)"
+            r"([0-9A-Z]{3,8}(?:[ ][0-9]{3})?)(?![\w-])"
+        ),
+        MEDIUM,
+        "door / key-safe / alarm / one-time code after its keyword (code is 4471, otp=739114)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "door",
+            "gate",
+            "key",
+            "lock",
+            "alarm",
+            "entry",
+            "access",
+            "building",
+            "one-time",
+            "verification",
+            "security",
+            "otp",
+            "sms",
+            "caja",
+            "porte",
+            "portail",
+            "tür",
+        ),
+    ),
+    Rule(
+        "chat_handle_speaker",
+        "handle",
+        _c(
+            r"^(?:\[[^\]\n]{1,25}\][ ]?|\d{1,2}:\d{2}[ ]?|(?=\S{2,40}[ ]·[ ]|\S{1,38}\d\d:[ ]))"
+            r"([A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+|[A-Za-z]{2,}\d{2,})"
+            r"(?=:[ ]\S|[ ]·[ ])",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a user name (with . _ or digits) speaking after a chat time stamp, before a forum "
+        "' · ', or ending in digits at a line start (not a config key such as db_host:)",
+        group=1,
+        requires=(":", "·"),
+    ),
+    Rule(
         "gps_coordinates",
         "location",
         _c(
@@ -2145,7 +2495,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
-            r"[ ](\d{1,3})(?:st|nd|rd|th)?(?![\w.,]\d|[\w]|[ ](?:%|percent|per|minutes|hours|days"
+            r"[ ](\d{1,3}(?:[ ]?(?:years?|yrs)(?:[ ]old)?\b)?)(?:st|nd|rd|th)?(?![\w.,]\d|[\w]"
+            r"|[ ](?:%|percent|per|minutes|hours|days"
             r"|weeks|months|o'clock|am|pm|euros?|dollars?|pounds?)\b)"
         ),
         MEDIUM,
@@ -2173,9 +2524,24 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "age_phrase_words",
+        "age",
+        _c(
+            rf"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged)[ ])"
+            rf"({NUMBER_WORD})(?=[ ]?(?:[,.;!?)]|$|[ ](?:and|in|on|last|this|next|when|now"
+            r"|today|yesterday|at|with|but|so)\b))",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age written in words after 'aged', 'just turned', 'at the age of': aged three",
+        group=1,
+        validate=_age_valid,
+        anchors=("just", "turn", "at the age", "age of", "aged"),
+    ),
+    Rule(
         "age_of_years",
         "age",
-        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}(?=[ ]years[ ]of[ ]age\b)"),
+        _c(_first(r"\d", r"[\w.]") + r"\d{0,2}[ ]years[ ]of[ ]age\b"),
         MEDIUM,
         "'48 years of age'",
         validate=_age_valid,
@@ -2270,6 +2636,50 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_context_name,
         anchors=_LABEL_ANCHORS,
+    ),
+    Rule(
+        "organization_institution",
+        "organization",
+        _c(
+            rf"{CAP_FIRST}{CAP_REST}(?:[ ](?:of[ ])?{CAP_WORD}){{0,4}}[ ]{INSTITUTION_SUFFIX}"
+            r"(?![\w])"
+        ),
+        0.9,
+        "capitalised name ending in Infirmary, Primary School, Academy, Surgery, Pharmacy, "
+        "Medical Centre",
+        refine=refine_institution,
+        trigger=Trigger(_c(rf"[ ]{INSTITUTION_SUFFIX}(?![\w])"), 200, 2),
+    ),
+    Rule(
+        "person_key_value",
+        "full person name",
+        _c(
+            r"(?i:\b(?:holder|customer|client|patient|employee|user|account|card|beneficiary"
+            r"|sender|recipient|payee|contact|full|first|last|display)_?name[ \t]*[=:][ \t]*)"
+            rf"[\"']({NAME}(?:[ ]{NAME}){{0,3}})[\"']"
+        ),
+        0.85,
+        'quoted name in a key=value log or JSON field (holder_name="Ana Costa")',
+        group=1,
+        anchors=(
+            "holder",
+            "customer",
+            "client",
+            "patient",
+            "employee",
+            "user",
+            "account",
+            "card",
+            "beneficiary",
+            "sender",
+            "recipient",
+            "payee",
+            "contact",
+            "full",
+            "first",
+            "last",
+            "display",
+        ),
     ),
     Rule(
         "person_speaker",

@@ -35,7 +35,7 @@ def raw(text: str) -> list[tuple[str, str, str | None]]:
         ("whatsapp me: 612 77 40 19", "612 77 40 19", "phone number"),
         ("She has just turned 29 and loves it.", "29", "age"),
         ("He moved abroad at the age of 48.", "48", "age"),
-        ("The man, 61 years of age, was treated.", "61", "age"),
+        ("The man, 61 years of age, was treated.", "61 years of age", "age"),
         ("my mum is 73, still cycling", "73", "age"),
         ("Licence number JONES710238HJ9KL is valid.", "JONES710238HJ9KL", "driver's license"),
         ("Medicare ID 3TW7-HN4-KP21 on the card.", "3TW7-HN4-KP21", "medical record number"),

