@@ -15,7 +15,7 @@ control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or str(_var_dir / "gu
 
 def post_worker_init(worker) -> None:  # type: ignore[no-untyped-def]
     """Take what loading the app created out of the garbage collector's reach, then load the
-    default detector (Presidio + spaCy) in the background of each web worker, so the first
+    default detector (rules + NER model) in the background of each web worker, so the first
     receipt preview does not wait several seconds for it.
 
     Every full collection walks every tracked object and stops all the worker's threads while

@@ -35,7 +35,7 @@ def _start_detector_warm_up(**_: object) -> None:
     """Load the default detector in the background of a new pool child.
 
     The hook itself returns at once: Celery kills a child that does not report ready within
-    `worker_proc_alive_timeout`, and loading Presidio + spaCy can take longer than that.
+    `worker_proc_alive_timeout`, and loading the default detector can take longer than that.
     """
     global _warm_up
     if settings.WORKER_WARM_DETECTOR:
