@@ -37,7 +37,11 @@ from anonymizer.detection.gazetteer import city_detections
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.overlaps import resolve_overlaps
-from anonymizer.detection.propagation import MIN_SEED_SCORE, propagate_names
+from anonymizer.detection.propagation import (
+    MIN_SEED_SCORE,
+    propagate_identifiers,
+    propagate_names,
+)
 from anonymizer.detection.regex import AGE_UNIT, NUMBER_WORD, PARTICLES, RegexDetector
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
@@ -238,7 +242,8 @@ _AGE_UNIT_AFTER = re.compile(AGE_UNIT, re.IGNORECASE)
 
 def with_age_unit(text: str, d: Detection) -> Detection:
     """An age span extended over its attached unit ("61-year-old", "62 years old"), as the
-    annotation guideline marks ages; the model was trained on the number alone."""
+    annotation guideline marks ages. The rules' ages already carry it; this holds the same
+    boundary for any proposal that marks the number alone."""
     if d.category != "age":
         return d
     unit = _AGE_UNIT_AFTER.match(text, d.end)
@@ -331,30 +336,6 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
         else:
             out.extend(trim_span(text, with_age_unit(text, d)))
     return out
-
-
-_REPEATED = frozenset({"handle", "internal id", "reference id", "secret", "national id"})
-MIN_REPEATED_LENGTH = 5
-
-
-def propagate_identifiers(text: str, kept: Sequence[Detection]) -> list[Detection]:
-    """Every other occurrence of a user name or id found once in the document ("mausi_87"
-    in a post's header and again in a reply), as a whole token."""
-    values = {
-        text[d.start : d.end]: d
-        for d in kept
-        if d.category in _REPEATED and d.end - d.start >= MIN_REPEATED_LENGTH
-    }
-    if not values:
-        return []
-    spans = {(d.start, d.end) for d in kept}
-    alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-    found = []
-    for m in re.finditer(rf"(?<![\w@.-])(?:{alternation})(?![\w@-]|\.\w)", text):
-        if (m.start(), m.end()) not in spans:
-            seed = values[m.group()]
-            found.append(replace(seed, start=m.start(), end=m.end(), rule_id="id_propagation"))
-    return found
 
 
 # "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".

@@ -7,16 +7,18 @@ Only confident person detections seed it, and only words that are not on the non
 months, places or particles. A word that is also common in English ("Will", "Grace", "Big")
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
 English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all.
+User names and ids found once are likewise found at their other exact, whole-token mentions.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.names import is_common_non_name
-from anonymizer.detection.regex import PARTICLES, _trie
+from anonymizer.detection.regex import PARTICLES, word_alternation
 from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
 
@@ -51,7 +53,7 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
 def _alternation(words: set[str]) -> str:
     """The words as a prefix tree, longest first (a flat alternation of hundreds of names
     costs one comparison per name at every offset of a long document)."""
-    return _trie(frozenset(words))
+    return word_alternation(frozenset(words))
 
 
 _BEFORE = r"(?<![\w'’-])"
@@ -78,4 +80,27 @@ def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
             "name_propagation",
         )  # fmt: skip
         for start, end in matches
+    ]
+
+
+_REPEATED = frozenset({"handle", "internal id", "reference id", "secret", "national id"})
+MIN_REPEATED_LENGTH = 5
+
+
+def propagate_identifiers(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """Every other occurrence of a user name or id found once in the document ("mausi_87"
+    in a post's header and again in a reply), as a whole token."""
+    values = {
+        text[d.start : d.end]: d
+        for d in kept
+        if d.category in _REPEATED and d.end - d.start >= MIN_REPEATED_LENGTH
+    }
+    if not values:
+        return []
+    spans = {(d.start, d.end) for d in kept}
+    pattern = rf"(?<![\w@.-])(?:{_alternation(set(values))})(?![\w@-]|\.\w)"
+    return [
+        replace(values[m.group()], start=m.start(), end=m.end(), rule_id="id_propagation")
+        for m in re.finditer(pattern, text)
+        if (m.start(), m.end()) not in spans
     ]

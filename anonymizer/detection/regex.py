@@ -738,8 +738,9 @@ _TYPED_STREET = _c(
 )
 
 
-def _trie(words: frozenset[str]) -> str:
-    """A regex alternation factored by shared prefixes (much faster than a flat one)."""
+def word_alternation(words: frozenset[str]) -> str:
+    """A regex alternation of these strings factored by shared prefixes (much faster than a
+    flat one; a longer string still wins over its prefix)."""
     tree: dict[str, Any] = {}
     for word in words:
         node = tree
@@ -761,7 +762,7 @@ def _trie(words: frozenset[str]) -> str:
 
 
 _NATIONALITY_WORD = _c(
-    r"(?<![\w'’-])(?:" + _trie(NATIONALITY_WORDS) + r")(?![\w'’-])", re.IGNORECASE
+    r"(?<![\w'’-])(?:" + word_alternation(NATIONALITY_WORDS) + r")(?![\w'’-])", re.IGNORECASE
 )
 
 _STATE_ZIP_TRIGGER = Trigger(_c(rf"(?<![\w]){US_STATES}[ ]+\d{{5}}"), 140, 12)
@@ -2821,7 +2822,8 @@ class AnchorIndex:
             )
             for found in owners
         }
-        self.pattern = re.compile(f"(?=({_trie(frozenset(owners))}))") if owners else None
+        alternation = word_alternation(frozenset(owners))
+        self.pattern = re.compile(f"(?=({alternation}))") if owners else None
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts."""
