@@ -37,6 +37,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.names import is_known_name
+from anonymizer.detection.prefilter import Prefilter
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -75,9 +76,13 @@ class Trigger:
     before: int
     after: int
 
-    def windows(self, text: str) -> list[tuple[int, int]]:
+    def windows(
+        self, text: str, matches: Iterable[re.Match[str]] | None = None
+    ) -> list[tuple[int, int]]:
+        """Merged windows around the trigger's matches (`matches`: those of a full
+        `finditer`, when they were found another way)."""
         merged: list[list[int]] = []
-        for m in self.pattern.finditer(text):
+        for m in self.pattern.finditer(text) if matches is None else matches:
             low = max(0, m.start() - self.before)
             if merged and low <= merged[-1][1] and m.end() + self.after <= merged[-1][1]:
                 continue
@@ -2888,18 +2893,25 @@ def lower_same_length(text: str) -> str:
 
 
 class RegexDetector:
-    """Runs every rule; overlaps are resolved by the detection pipeline."""
+    """Runs every rule; overlaps are resolved by the detection pipeline.
+
+    Rules with anchors run where their anchors start; every other rule (and every trigger)
+    runs only from the blocks of text where the shared prefilter pass saw its superset
+    pattern (`prefilter.py`), which gives exactly the matches of a full scan.
+    """
 
     name = "regex"
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
         self.anchor_index = AnchorIndex(rule.anchors for rule in rules)
+        self.prefilter = shared_prefilter(rules)
 
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)
         anchor_positions = self.anchor_index.positions(lowered)
+        gates = self.prefilter.gates(text)
         trigger_windows: dict[Trigger, list[tuple[int, int]]] = {}
         found: list[Detection] = []
         shared: dict[tuple[Any, ...], list[re.Match[str]]] = {}
@@ -2908,16 +2920,35 @@ class RegexDetector:
                 continue
             key = (rule.pattern, rule.anchors, rule.trigger)  # rules reading other groups
             if key not in shared:
-                windows = None
                 if rule.trigger is not None:
                     if rule.trigger not in trigger_windows:
-                        trigger_windows[rule.trigger] = rule.trigger.windows(text)
-                    windows = trigger_windows[rule.trigger]
-                shared[key] = list(
-                    iter_matches(rule, text, lowered, anchor_positions.get(rule.anchors), windows)
-                )
+                        trigger_windows[rule.trigger] = rule.trigger.windows(
+                            text, gates.finditer(rule.trigger.pattern, text)
+                        )
+                    matches = iter_matches(rule, text, lowered, None, trigger_windows[rule.trigger])
+                elif rule.anchors:
+                    matches = iter_matches(rule, text, lowered, anchor_positions[rule.anchors])
+                else:
+                    matches = gates.finditer(rule.pattern, text)
+                shared[key] = list(matches)
             found.extend(_detections(rule, text, shared[key]))
         return found
+
+
+_PREFILTERS: dict[tuple[re.Pattern[str], ...], Prefilter] = {}
+
+
+def shared_prefilter(rules: tuple[Rule, ...]) -> Prefilter:
+    """The prefilter of the rules' unanchored patterns and triggers, built once per process
+    (compiling the Hyperscan database takes a few seconds)."""
+    patterns = tuple(
+        rule.trigger.pattern if rule.trigger is not None else rule.pattern
+        for rule in rules
+        if not rule.anchors or rule.trigger is not None
+    )
+    if patterns not in _PREFILTERS:
+        _PREFILTERS[patterns] = Prefilter(patterns)
+    return _PREFILTERS[patterns]
 
 
 def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator[Detection]:
