@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -33,11 +34,13 @@ except ImportError:  # pragma: no cover
     hyperscan = None
 
 BLOCK = 1024  # characters per block (a block reports the patterns that occur in it)
-OVERLAP = 512  # a pattern whose match attempts read further than this is not gated
+OVERLAP = 512  # the longest occurrence of a superset (blocks overlap by this much)
+MAX_REACH = 20_000  # a pattern whose match attempts may read further runs unrestricted
 LONG_REPEAT = 16  # a repeat bounded above this is left unbounded in a superset
 RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound ungates it
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
+_END = 1 << 62
 
 _SINGLE_CHAR = {sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN}
 
@@ -58,18 +61,44 @@ class Superset:
 
 
 def superset_pattern(pattern: re.Pattern[str]) -> Superset:
-    """The superset of `pattern` (see the module docstring); NotConvertible when there is
-    none worth having (an empty match, a match that may exceed `OVERLAP`)."""
+    """The superset of `pattern` (see the module docstring), or NotConvertible.
+
+    The superset covers the longest leading part of the pattern whose matches are at most
+    `OVERLAP` characters long (ending with what a positive lookahead there requires), so that
+    an occurrence lies inside the block where the rule's match starts.
+    """
     parsed = _parser.parse(pattern.pattern, pattern.flags)
-    if parsed.getwidth()[0] == 0:
-        raise NotConvertible("the pattern can match the empty string")
-    translator = _Translator(parsed.state)
-    source = translator.sequence(parsed.data, parsed.state.flags)
+    flags = parsed.state.flags
     reach = _reach(parsed.data)
-    if reach > OVERLAP:
-        raise NotConvertible(f"a match may read {reach} characters, more than {OVERLAP}")
-    runs = frozenset(run.encode("ascii") for run in translator.runs)
+    if reach > MAX_REACH:
+        raise NotConvertible(f"a match attempt may read {reach} characters")
+    whole = _Translator(parsed.state)
+    whole.sequence(parsed.data, flags)  # every construct is supported; the unbounded runs
+    taken: list[tuple[Any, Any]] = []
+    for op, av in _flatten(parsed.data):
+        if op is sre.ASSERT and av[0] == 1:  # what follows must match the lookahead
+            if _reach([*taken, *av[1]]) <= OVERLAP:
+                taken += av[1]
+            break
+        if _reach([*taken, (op, av)]) > OVERLAP:
+            break
+        taken.append((op, av))
+    if _parser.SubPattern(parsed.state, taken).getwidth()[0] == 0:
+        raise NotConvertible("no leading part of the pattern is both short and non-empty")
+    source = _Translator(parsed.state).sequence(taken, flags)
+    runs = frozenset(run.encode("ascii") for run in whole.runs)
     return Superset(source.encode("ascii"), runs, reach)
+
+
+def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The top-level items, with the body of a leading capture group (no flags) spliced in."""
+    flat: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op is sre.SUBPATTERN and av[1] == av[2] == 0 and not flat:
+            flat += _flatten(av[3])
+        else:
+            flat.append((op, av))
+    return flat
 
 
 class _Translator:
@@ -181,6 +210,8 @@ def _reach(items: Sequence[tuple[Any, Any]], groups: dict[int, int] | None = Non
         elif op is sre.ATOMIC_GROUP:
             total += _reach(av, groups)
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            if av[1] is sre.MAXREPEAT and (len(av[2]) != 1 or av[2][0][0] not in _SINGLE_CHAR):
+                raise NotConvertible("unbounded repeat of more than one character")
             high = RUN_LIMIT - 1 if av[1] is sre.MAXREPEAT else av[1]
             total += high * _reach(av[2], groups)
         elif op is sre.ASSERT or op is sre.ASSERT_NOT:
@@ -198,76 +229,139 @@ def _reach(items: Sequence[tuple[Any, Any]], groups: dict[int, int] | None = Non
 class Prefilter:
     """The superset patterns of many rule patterns, run together over a text in blocks."""
 
-    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+    def __init__(self, patterns: Iterable[re.Pattern[str]], block: int = BLOCK) -> None:
+        self.block = block
         self.supersets: dict[re.Pattern[str], Superset] = {}
         for pattern in dict.fromkeys(patterns):
             try:
                 self.supersets[pattern] = superset_pattern(pattern)
             except NotConvertible:
                 continue
-        self.database = _database(self.supersets.values()) if hyperscan is not None else None
+        sources: dict[bytes, int] = {}  # Hyperscan source -> its id in the database
+        for superset in self.supersets.values():
+            sources.setdefault(superset.source, len(sources))
+            for run in superset.runs:
+                sources.setdefault(_run_sentinel(run), len(sources))
+        # pattern -> (its superset's id, its run sentinels' ids, how far it reads)
+        self.ids = {
+            pattern: (
+                sources[superset.source],
+                tuple(sources[_run_sentinel(run)] for run in superset.runs),
+                superset.reach,
+            )
+            for pattern, superset in self.supersets.items()
+        }
+        self.database = _database(list(sources)) if hyperscan is not None else None
         self._local = threading.local()
 
     def gates(self, text: str) -> Gates:
         """Where in `text` each gated pattern may start a match (see `Gates`)."""
         if self.database is None:
-            return Gates(self, {}, len(text), active=False)
-        database, ids = self.database
-        data = text.encode("ascii", "replace")
+            return Gates(self, None, len(text))
         fired: dict[int, list[int]] = {}
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
-            scratch = self._local.scratch = hyperscan.Scratch(database)
+            scratch = self._local.scratch = hyperscan.Scratch(self.database)
 
         def on_match(pattern_id: int, start: int, end: int, flags: int, block: int) -> None:
-            fired.setdefault(pattern_id, []).append(block)
+            if pattern_id in fired:
+                fired[pattern_id].append(block)
+            else:
+                fired[pattern_id] = [block]
 
-        for block, offset in enumerate(range(0, len(data), BLOCK)):
-            database.scan(
-                data[offset : offset + BLOCK + OVERLAP],
-                match_event_handler=on_match,
-                context=block,
-                scratch=scratch,
-            )
-        return Gates(self, {source: fired.get(i, []) for source, i in ids.items()}, len(text))
+        data = text.encode("ascii", "replace")
+        step, scan = self.block, self.database.scan
+        for block, offset in enumerate(range(0, len(data), step)):
+            scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
+        return Gates(self, fired, len(text))
 
 
 class Gates:
-    """The blocks of one text in which each superset (and each run sentinel) occurred."""
+    """The blocks of one text in which each superset (and each run sentinel) occurred
+    (`fired` is None when there was no prefilter pass: every rule runs everywhere)."""
 
-    def __init__(
-        self, prefilter: Prefilter, fired: dict[bytes, list[int]], size: int, active: bool = True
-    ) -> None:
+    def __init__(self, prefilter: Prefilter, fired: dict[int, list[int]] | None, size: int) -> None:
         self.prefilter = prefilter
         self.fired = fired
         self.size = size
-        self.active = active
 
     def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
         """Start regions covering every offset where `pattern` can match, or None when the
         pattern must run over the whole text."""
-        superset = self.prefilter.supersets.get(pattern)
-        if not self.active or superset is None:
+        ids = self.prefilter.ids.get(pattern)
+        if self.fired is None or ids is None:
             return None
-        if any(self.fired[_run_sentinel(run)] for run in superset.runs):
+        superset_id, run_ids, _ = ids
+        blocks = self.fired.get(superset_id)
+        if not blocks:
+            return []
+        if any(run in self.fired for run in run_ids):
             return None
+        step = self.prefilter.block
         merged: list[list[int]] = []
-        for block in self.fired[superset.source]:
-            low = block * BLOCK
+        for block in blocks:
+            low = block * step
             if merged and merged[-1][1] >= low:
-                merged[-1][1] = low + BLOCK
+                merged[-1][1] = low + step
             else:
-                merged.append([low, low + BLOCK])
+                merged.append([low, low + step])
         return [(low, min(high, self.size)) for low, high in merged]
 
-    def finditer(self, pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-        """Exactly `pattern.finditer(text)`, searching only the regions where it can match."""
+    def matches(self, pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+        """Exactly the matches of `pattern.finditer(text)`, searching only the regions where
+        the pattern can match."""
         regions = self.regions(pattern)
         if regions is None:
-            yield from pattern.finditer(text)
+            return list(pattern.finditer(text))
+        if not regions:
+            return []
+        return list(gated_finditer(pattern, text, regions, self.prefilter.ids[pattern][2]))
+
+    def finditer_in_windows(
+        self, pattern: re.Pattern[str], text: str, windows: Iterable[Region]
+    ) -> Iterator[re.Match[str]]:
+        """Exactly what `pattern.finditer(text, low, high)` gives over the sorted, disjoint
+        `windows`, less the matches that start before the end of an earlier one (a rule
+        run around its trigger), searching only where the pattern can match."""
+        regions = self.regions(pattern)
+        reach = 0 if regions is None else self.prefilter.ids[pattern][2]
+        last_end = 0
+        for low, high in windows:
+            if regions is None:
+                matches = pattern.finditer(text, low, high)
+            else:
+                matches = _window_matches(pattern, text, low, high, regions, reach)
+            for match in matches:
+                if match.start() >= last_end:
+                    last_end = max(match.end(), match.start() + 1)
+                    yield match
+
+
+def _window_matches(
+    pattern: re.Pattern[str],
+    text: str,
+    low: int,
+    high: int,
+    regions: Sequence[Region],
+    reach: int,
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text, low, high)`, when every match (in the text cut at `high`)
+    starts inside one of `regions` and no attempt reads more than `reach` past its start."""
+    position = low
+    for index in range(bisect_right(regions, (low, _END)) - 1, len(regions)):
+        if index < 0:
+            continue
+        region_low, region_high = regions[index]
+        if region_low >= high:
             return
-        reach = self.prefilter.supersets[pattern].reach
-        yield from gated_finditer(pattern, text, regions, reach)
+        start = max(position, region_low)
+        if start >= min(region_high, high):
+            continue
+        for match in pattern.finditer(text, start, min(high, region_high + reach + 2)):
+            if match.start() >= region_high:
+                break
+            position = match.end()
+            yield match
 
 
 def gated_finditer(
@@ -294,19 +388,56 @@ def _run_sentinel(run: bytes) -> bytes:
     return b"(?:" + run + b"){%d}" % RUN_LIMIT
 
 
-def _database(supersets: Iterable[Superset]) -> tuple[Any, dict[bytes, int]]:
-    """One Hyperscan block-mode database of every superset and run sentinel, by source."""
-    sources: dict[bytes, int] = {}
-    for superset in supersets:
-        sources.setdefault(superset.source, len(sources))
-        for run in superset.runs:
-            sources.setdefault(_run_sentinel(run), len(sources))
+def _database(sources: Sequence[bytes]) -> Any:
+    """One Hyperscan block-mode database; a pattern's id is its index in `sources`, and each
+    reports at most once per scanned block."""
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    expressions = list(sources)
     database.compile(
-        expressions=expressions,
-        ids=list(range(len(expressions))),
-        elements=len(expressions),
-        flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(expressions),
+        expressions=list(sources),
+        ids=list(range(len(sources))),
+        elements=len(sources),
+        flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(sources),
     )
-    return database, sources
+    return database
+
+
+class LiteralScanner:
+    """Every offset where one of many ASCII literals starts, in one Hyperscan pass (None
+    when Hyperscan is missing or a literal is not plain ASCII)."""
+
+    def __init__(self, literals: Sequence[str]) -> None:
+        self.literals = tuple(literals)
+        self.lengths = [len(lit) for lit in self.literals]
+        self.database = None
+        if hyperscan is None or not self.literals:
+            return
+        if not all(lit.isascii() and chr(PLACEHOLDER) not in lit for lit in self.literals):
+            raise NotConvertible("literals must be ASCII without the placeholder")
+        self.database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self.database.compile(
+            expressions=[lit.encode("ascii") for lit in self.literals],
+            ids=list(range(len(self.literals))),
+            elements=len(self.literals),
+            flags=[0] * len(self.literals),
+            literal=True,
+        )
+        self._local = threading.local()
+
+    def hits(self, text: str) -> list[tuple[int, int]] | None:
+        """(literal index, offset where it starts) for every occurrence in `text`, in the
+        order the occurrences end."""
+        if self.database is None:
+            return None
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = hyperscan.Scratch(self.database)
+        found: list[tuple[int, int]] = []
+        lengths = self.lengths
+
+        def on_match(index: int, start: int, end: int, flags: int, context: None) -> None:
+            found.append((index, end - lengths[index]))
+
+        self.database.scan(
+            text.encode("ascii", "replace"), match_event_handler=on_match, scratch=scratch
+        )
+        return found

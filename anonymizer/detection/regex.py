@@ -37,7 +37,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.names import is_known_name
-from anonymizer.detection.prefilter import Prefilter
+from anonymizer.detection.prefilter import LiteralScanner, Prefilter
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -2808,10 +2808,11 @@ def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
 class AnchorIndex:
     """The offsets where each rule's anchors start, for all rules in one scan of the text.
 
-    A rule's anchors are found with one zero-width regex over the lower-cased text whose
-    alternation is factored by shared prefixes and tries the longest anchor first; the
-    anchors starting at an offset are then exactly the prefixes of the one it found, so one
-    pass replaces a `str.find` scan per anchor (hundreds of them).
+    The ASCII anchors are found in one Hyperscan pass over the lower-cased text
+    (`prefilter.LiteralScanner`), the few others with `str.find`. Without Hyperscan, one
+    zero-width regex finds them all: its alternation is factored by shared prefixes and tries
+    the longest anchor first, so the anchors starting at an offset are exactly the prefixes
+    of the one it found.
     """
 
     def __init__(self, anchor_sets: Iterable[tuple[str, ...]]) -> None:
@@ -2820,6 +2821,7 @@ class AnchorIndex:
         for i, anchors in enumerate(self.anchor_sets):
             for anchor in anchors:
                 owners.setdefault(anchor, set()).add(i)
+        self.owners = {anchor: tuple(sorted(sets)) for anchor, sets in owners.items()}
         # the anchors starting where `found` starts are exactly its prefixes
         self.owners_of = {
             found: tuple(
@@ -2829,9 +2831,38 @@ class AnchorIndex:
         }
         alternation = word_alternation(frozenset(owners))
         self.pattern = re.compile(f"(?=({alternation}))") if owners else None
+        self.plain = [a for a in self.owners if a.isascii() and "?" not in a]
+        self.other = [a for a in self.owners if a not in set(self.plain)]
+        self.scanner = LiteralScanner(self.plain)
+        # a literal's index (or a non-ASCII anchor itself) -> the anchor sets holding it
+        self.plain_owners: dict[int | str, tuple[int, ...]] = {
+            **{index: self.owners[a] for index, a in enumerate(self.plain)},
+            **{a: self.owners[a] for a in self.other},
+        }
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
-        """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts."""
+        """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts (only
+        the tuples of which an anchor occurs)."""
+        hits = self.scanner.hits(lowered)
+        if hits is None:
+            return self._positions_by_regex(lowered)
+        found: dict[int, list[int]] = {}
+        owners = self.plain_owners
+        for anchor in self.other:
+            hits.extend((anchor, offset) for offset in _anchor_positions(lowered, (anchor,)))
+        for anchor, offset in hits:
+            for i in owners[anchor]:
+                if i in found:
+                    found[i].append(offset)
+                else:
+                    found[i] = [offset]
+        sets = self.anchor_sets
+        return {
+            sets[i]: sorted(set(offsets)) if len(sets[i]) > 1 else sorted(offsets)
+            for i, offsets in found.items()
+        }
+
+    def _positions_by_regex(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         found: list[list[int]] = [[] for _ in self.anchor_sets]
         if self.pattern is not None:
             owners_of = self.owners_of
@@ -2839,7 +2870,8 @@ class AnchorIndex:
                 start = match.start()
                 for i in owners_of[match.group(1)]:
                     found[i].append(start)
-        return dict(zip(self.anchor_sets, found, strict=True))
+        pairs = zip(self.anchor_sets, found, strict=True)
+        return {anchors: offsets for anchors, offsets in pairs if offsets}
 
 
 def iter_matches(
@@ -2919,19 +2951,23 @@ class RegexDetector:
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
             key = (rule.pattern, rule.anchors, rule.trigger)  # rules reading other groups
-            if key not in shared:
+            matches = shared.get(key)
+            if matches is None:
                 if rule.trigger is not None:
                     if rule.trigger not in trigger_windows:
                         trigger_windows[rule.trigger] = rule.trigger.windows(
-                            text, gates.finditer(rule.trigger.pattern, text)
+                            text, gates.matches(rule.trigger.pattern, text)
                         )
-                    matches = iter_matches(rule, text, lowered, None, trigger_windows[rule.trigger])
+                    windows = trigger_windows[rule.trigger]
+                    matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
                 elif rule.anchors:
-                    matches = iter_matches(rule, text, lowered, anchor_positions[rule.anchors])
+                    positions = anchor_positions.get(rule.anchors, [])
+                    matches = list(iter_matches(rule, text, lowered, positions))
                 else:
-                    matches = gates.finditer(rule.pattern, text)
-                shared[key] = list(matches)
-            found.extend(_detections(rule, text, shared[key]))
+                    matches = gates.matches(rule.pattern, text)
+                shared[key] = matches
+            if matches:
+                found.extend(_detections(rule, text, matches))
         return found
 
 
@@ -2942,8 +2978,11 @@ def shared_prefilter(rules: tuple[Rule, ...]) -> Prefilter:
     """The prefilter of the rules' unanchored patterns and triggers, built once per process
     (compiling the Hyperscan database takes a few seconds)."""
     patterns = tuple(
-        rule.trigger.pattern if rule.trigger is not None else rule.pattern
+        pattern
         for rule in rules
+        for pattern in (
+            (rule.pattern, rule.trigger.pattern) if rule.trigger is not None else (rule.pattern,)
+        )
         if not rule.anchors or rule.trigger is not None
     )
     if patterns not in _PREFILTERS:

@@ -103,7 +103,7 @@ def test_anchor_index_finds_every_offset_where_an_anchor_starts(text: str) -> No
     lowered = lower_same_length(text)
     found = AnchorIndex(NESTED_ANCHORS).positions(lowered)
     for anchors in NESTED_ANCHORS:
-        assert found[anchors] == brute_force_positions(lowered, anchors), anchors
+        assert found.get(anchors, []) == brute_force_positions(lowered, anchors), anchors
 
 
 def test_anchor_index_covers_every_rule_s_anchors_on_the_dev_documents() -> None:
@@ -114,7 +114,7 @@ def test_anchor_index_covers_every_rule_s_anchors_on_the_dev_documents() -> None
         expected = sorted(
             {m.start() for a in anchors for m in re.finditer(f"(?={re.escape(a)})", lowered)}
         )
-        assert found[anchors] == expected, anchors
+        assert found.get(anchors, []) == expected, anchors
 
 
 def flat_propagation(text: str, detections: list[Detection]) -> list[tuple[int, int]]:
