@@ -38,11 +38,13 @@ OVERLAP = 512  # the longest occurrence of a superset (blocks overlap by this mu
 MAX_REACH = 20_000  # a pattern whose match attempts may read further runs unrestricted
 LONG_REPEAT = 16  # a repeat bounded above this is left unbounded in a superset
 RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound ungates it
+SPARSE = 40  # a superset starting less often than once per this many characters is sparse
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
 _END = 1 << 62
 
 _SINGLE_CHAR = {sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN}
+_REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 
 
 class NotConvertible(ValueError):
@@ -58,6 +60,7 @@ class Superset:
     source: bytes
     runs: frozenset[bytes]
     reach: int
+    reversed_source: bytes = b""
 
 
 def superset_pattern(pattern: re.Pattern[str]) -> Superset:
@@ -80,14 +83,20 @@ def superset_pattern(pattern: re.Pattern[str]) -> Superset:
             if _reach([*taken, *av[1]]) <= OVERLAP:
                 taken += av[1]
             break
+        if op in _REPEATS and av[1] is sre.MAXREPEAT:  # its first `low` rounds, no more
+            bounded = (op, (av[0], av[0], av[2]))
+            if av[0] and _reach([*taken, bounded]) <= OVERLAP:
+                taken.append(bounded)
+            break
         if _reach([*taken, (op, av)]) > OVERLAP:
             break
         taken.append((op, av))
     if _parser.SubPattern(parsed.state, taken).getwidth()[0] == 0:
         raise NotConvertible("no leading part of the pattern is both short and non-empty")
     source = _Translator(parsed.state).sequence(taken, flags)
+    backwards = _Translator(parsed.state, reverse=True).sequence(taken, flags)
     runs = frozenset(run.encode("ascii") for run in whole.runs)
-    return Superset(source.encode("ascii"), runs, reach)
+    return Superset(source.encode("ascii"), runs, reach, backwards.encode("ascii"))
 
 
 def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -102,13 +111,18 @@ def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 
 
 class _Translator:
-    def __init__(self, state: Any) -> None:
+    """Python regex parse tree -> Hyperscan source of a superset; `reverse`: of the reversed
+    strings (to find where matches start by scanning the reversed text)."""
+
+    def __init__(self, state: Any, reverse: bool = False) -> None:
         self.state = state
+        self.reverse = reverse
         self.groups: dict[int, str] = {}
         self.runs: set[str] = set()  # classes repeated without bound
 
     def sequence(self, items: Iterable[tuple[Any, Any]], flags: int) -> str:
-        return "".join(self.item(op, av, flags) for op, av in items)
+        parts = [self.item(op, av, flags) for op, av in items]
+        return "".join(reversed(parts) if self.reverse else parts)
 
     def item(self, op: Any, av: Any, flags: int) -> str:
         if op in _SINGLE_CHAR:
@@ -137,7 +151,7 @@ class _Translator:
         if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):
             return ""  # zero-width: dropping it can only add matches
         if op is sre.GROUPREF:
-            if av not in self.groups:
+            if av not in self.groups or flags & re.IGNORECASE:
                 raise NotConvertible("back-reference to a group not seen yet")
             return f"(?:{self.groups[av]})"
         if op is sre.GROUPREF_EXISTS:
@@ -242,9 +256,10 @@ class Prefilter:
             sources.setdefault(superset.source, len(sources))
             for run in superset.runs:
                 sources.setdefault(_run_sentinel(run), len(sources))
-        # pattern -> (its superset's id, its run sentinels' ids, how far it reads)
+        # id(pattern) -> (its superset's id, its run sentinels' ids, how far it reads); keyed
+        # by identity because hashing a compiled pattern hashes its whole code
         self.ids = {
-            pattern: (
+            id(pattern): (
                 sources[superset.source],
                 tuple(sources[_run_sentinel(run)] for run in superset.runs),
                 superset.reach,
@@ -252,12 +267,14 @@ class Prefilter:
             for pattern, superset in self.supersets.items()
         }
         self.database = _database(list(sources)) if hyperscan is not None else None
+        self._backwards: dict[re.Pattern[str], Any] = {}  # reversed supersets, built on use
+        self._lock = threading.Lock()
         self._local = threading.local()
 
     def gates(self, text: str) -> Gates:
         """Where in `text` each gated pattern may start a match (see `Gates`)."""
         if self.database is None:
-            return Gates(self, None, len(text))
+            return Gates(self, None, b"")
         fired: dict[int, list[int]] = {}
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
@@ -273,30 +290,75 @@ class Prefilter:
         step, scan = self.block, self.database.scan
         for block, offset in enumerate(range(0, len(data), step)):
             scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
-        return Gates(self, fired, len(text))
+        return Gates(self, fired, data)
+
+    def starts(
+        self, pattern: re.Pattern[str], data: bytes, regions: Sequence[Region]
+    ) -> list[int] | None:
+        """Every offset inside `regions` where an occurrence of the pattern's superset starts,
+        in order, found by scanning the reversed regions; None when there are more than one
+        per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
+        superset = self.supersets[pattern]
+        with self._lock:
+            if pattern not in self._backwards:
+                database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                database.compile(
+                    expressions=[superset.reversed_source], ids=[0], elements=1, flags=[0]
+                )
+                self._backwards[pattern] = database
+        database = self._backwards[pattern]
+        scratch = self._scratch(database)
+        budget = sum(high - low for low, high in regions) // SPARSE + 8
+        ends: list[int] = []  # end offsets in the reversed slices = start offsets
+
+        def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
+            ends.append(end)
+            return len(ends) > budget
+
+        found: list[int] = []
+        for low, high in regions:
+            stop = min(len(data), high + OVERLAP)
+            ends.clear()
+            try:
+                database.scan(data[low:stop][::-1], on_match, scratch=scratch)
+            except hyperscan.ScanTerminated:
+                return None
+            found.extend(start for start in (stop - end for end in reversed(ends)) if start < high)
+            budget -= len(ends)
+        return found
+
+    def _scratch(self, database: Any) -> Any:
+        """This thread's scratch space for `database` (Hyperscan's is not thread-safe)."""
+        scratches = getattr(self._local, "scratches", None)
+        if scratches is None:
+            scratches = self._local.scratches = {}
+        if id(database) not in scratches:
+            scratches[id(database)] = hyperscan.Scratch(database)
+        return scratches[id(database)]
 
 
 class Gates:
     """The blocks of one text in which each superset (and each run sentinel) occurred
     (`fired` is None when there was no prefilter pass: every rule runs everywhere)."""
 
-    def __init__(self, prefilter: Prefilter, fired: dict[int, list[int]] | None, size: int) -> None:
+    def __init__(
+        self, prefilter: Prefilter, fired: dict[int, list[int]] | None, data: bytes
+    ) -> None:
         self.prefilter = prefilter
         self.fired = fired
-        self.size = size
+        self.data = data
+        self.size = len(data)
 
     def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
         """Start regions covering every offset where `pattern` can match, or None when the
         pattern must run over the whole text."""
-        ids = self.prefilter.ids.get(pattern)
+        ids = self.prefilter.ids.get(id(pattern))
         if self.fired is None or ids is None:
             return None
         superset_id, run_ids, _ = ids
         blocks = self.fired.get(superset_id)
         if not blocks:
             return []
-        if any(run in self.fired for run in run_ids):
-            return None
         step = self.prefilter.block
         merged: list[list[int]] = []
         for block in blocks:
@@ -307,6 +369,13 @@ class Gates:
                 merged.append([low, low + step])
         return [(low, min(high, self.size)) for low, high in merged]
 
+    def reach(self, pattern: re.Pattern[str]) -> int | None:
+        """How far past its start a match attempt of `pattern` may read in this text (None:
+        without bound, as a class the pattern repeats without bound has a long run here)."""
+        _, run_ids, reach = self.prefilter.ids[id(pattern)]
+        assert self.fired is not None
+        return None if any(run in self.fired for run in run_ids) else reach
+
     def matches(self, pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
         """Exactly the matches of `pattern.finditer(text)`, searching only the regions where
         the pattern can match."""
@@ -315,7 +384,19 @@ class Gates:
             return list(pattern.finditer(text))
         if not regions:
             return []
-        return list(gated_finditer(pattern, text, regions, self.prefilter.ids[pattern][2]))
+        starts = self.prefilter.starts(pattern, self.data, regions)
+        if starts is None:
+            return list(gated_finditer(pattern, text, regions, self.reach(pattern)))
+        found = []
+        last_end = 0
+        match_at = pattern.match
+        for start in starts:
+            if start >= last_end:
+                match = match_at(text, start)
+                if match is not None:
+                    found.append(match)
+                    last_end = match.end()
+        return found
 
     def finditer_in_windows(
         self, pattern: re.Pattern[str], text: str, windows: Iterable[Region]
@@ -324,7 +405,7 @@ class Gates:
         `windows`, less the matches that start before the end of an earlier one (a rule
         run around its trigger), searching only where the pattern can match."""
         regions = self.regions(pattern)
-        reach = 0 if regions is None else self.prefilter.ids[pattern][2]
+        reach = None if regions is None else self.reach(pattern)
         last_end = 0
         for low, high in windows:
             if regions is None:
@@ -343,10 +424,11 @@ def _window_matches(
     low: int,
     high: int,
     regions: Sequence[Region],
-    reach: int,
+    reach: int | None,
 ) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text, low, high)`, when every match (in the text cut at `high`)
-    starts inside one of `regions` and no attempt reads more than `reach` past its start."""
+    starts inside one of `regions` and no attempt reads more than `reach` past its start
+    (None: no bound known)."""
     position = low
     for index in range(bisect_right(regions, (low, _END)) - 1, len(regions)):
         if index < 0:
@@ -357,7 +439,8 @@ def _window_matches(
         start = max(position, region_low)
         if start >= min(region_high, high):
             continue
-        for match in pattern.finditer(text, start, min(high, region_high + reach + 2)):
+        cut = high if reach is None else min(high, region_high + reach + 2)
+        for match in pattern.finditer(text, start, cut):
             if match.start() >= region_high:
                 break
             position = match.end()
@@ -365,19 +448,22 @@ def _window_matches(
 
 
 def gated_finditer(
-    pattern: re.Pattern[str], text: str, regions: Sequence[Region], reach: int
+    pattern: re.Pattern[str], text: str, regions: Sequence[Region], reach: int | None
 ) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)` when every match starts inside one of `regions` (sorted,
     disjoint) and no match attempt reads more than `reach` characters past its start.
 
     Each region is searched with the text cut `reach` characters past the region's end, so a
-    match attempt from inside the region reads exactly what it would read in the whole text.
+    match attempt from inside the region reads exactly what it would read in the whole text
+    (with `reach` None, the text is not cut).
     """
     last_end = 0
+    size = len(text)
     for low, high in regions:
         if high <= last_end:
             continue
-        for match in pattern.finditer(text, max(low, last_end), high + reach + 2):
+        cut = size if reach is None else high + reach + 2
+        for match in pattern.finditer(text, max(low, last_end), cut):
             if match.start() >= high:
                 break
             last_end = match.end()

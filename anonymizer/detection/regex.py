@@ -2938,27 +2938,31 @@ class RegexDetector:
         self.rules = rules
         self.anchor_index = AnchorIndex(rule.anchors for rule in rules)
         self.prefilter = shared_prefilter(rules)
+        # rules with the same pattern, anchors and trigger (reading other groups) share matches
+        keys: dict[tuple[Any, ...], int] = {}
+        self.match_keys = [
+            keys.setdefault((rule.pattern, rule.anchors, rule.trigger), len(keys)) for rule in rules
+        ]
 
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)
         anchor_positions = self.anchor_index.positions(lowered)
         gates = self.prefilter.gates(text)
-        trigger_windows: dict[Trigger, list[tuple[int, int]]] = {}
+        trigger_windows: dict[int, list[tuple[int, int]]] = {}
         found: list[Detection] = []
-        shared: dict[tuple[Any, ...], list[re.Match[str]]] = {}
-        for rule in self.rules:
+        shared: dict[int, list[re.Match[str]]] = {}
+        for rule, key in zip(self.rules, self.match_keys, strict=True):
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
-            key = (rule.pattern, rule.anchors, rule.trigger)  # rules reading other groups
             matches = shared.get(key)
             if matches is None:
                 if rule.trigger is not None:
-                    if rule.trigger not in trigger_windows:
-                        trigger_windows[rule.trigger] = rule.trigger.windows(
+                    if id(rule.trigger) not in trigger_windows:
+                        trigger_windows[id(rule.trigger)] = rule.trigger.windows(
                             text, gates.matches(rule.trigger.pattern, text)
                         )
-                    windows = trigger_windows[rule.trigger]
+                    windows = trigger_windows[id(rule.trigger)]
                     matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
                 elif rule.anchors:
                     positions = anchor_positions.get(rule.anchors, [])
