@@ -53,50 +53,70 @@ class NotConvertible(ValueError):
 
 @dataclass(frozen=True)
 class Superset:
-    """A rule pattern's Hyperscan superset: `source` over the ASCII-replaced text; `runs`, the
-    classes it repeats without bound (as Hyperscan sources); `reach`, how far past a start
-    position a match attempt may read while no run of those classes is `RUN_LIMIT` long."""
+    """A rule pattern's Hyperscan supersets (over the ASCII-replaced text), each as a pair of
+    sources: forward, and of the reversed strings (to find where occurrences start).
 
-    source: bytes
+    `runs` are the classes the pattern repeats without bound; while no run of them is
+    `RUN_LIMIT` long in a text, the `long` version holds and a match attempt reads at most
+    `reach` characters; otherwise only the `short` one does (it stops before the first
+    unbounded repeat). Either may be None (no usable leading part).
+    """
+
+    long: tuple[bytes, bytes] | None
+    short: tuple[bytes, bytes] | None
     runs: frozenset[bytes]
     reach: int
-    reversed_source: bytes = b""
 
 
 def superset_pattern(pattern: re.Pattern[str]) -> Superset:
-    """The superset of `pattern` (see the module docstring), or NotConvertible.
+    """The supersets of `pattern` (see the module docstring), or NotConvertible.
 
-    The superset covers the longest leading part of the pattern whose matches are at most
+    A superset covers the longest leading part of the pattern whose matches are at most
     `OVERLAP` characters long (ending with what a positive lookahead there requires), so that
     an occurrence lies inside the block where the rule's match starts.
     """
     parsed = _parser.parse(pattern.pattern, pattern.flags)
-    flags = parsed.state.flags
     reach = _reach(parsed.data)
     if reach > MAX_REACH:
         raise NotConvertible(f"a match attempt may read {reach} characters")
     whole = _Translator(parsed.state)
-    whole.sequence(parsed.data, flags)  # every construct is supported; the unbounded runs
+    whole.sequence(parsed.data, parsed.state.flags)  # every construct is supported
+    long, short = (_leading_part(parsed, keep_runs) for keep_runs in (True, False))
+    if long is None and short is None:
+        raise NotConvertible("no leading part of the pattern is both short and non-empty")
+    runs = frozenset(run.encode("ascii") for run in whole.runs)
+    return Superset(long, short, runs, reach)
+
+
+def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, bytes] | None:
+    """Forward and backward sources of the pattern's longest usable leading part; with
+    `keep_runs` false it stops at the first unbounded repeat (keeping its first rounds)."""
     taken: list[tuple[Any, Any]] = []
     for op, av in _flatten(parsed.data):
         if op is sre.ASSERT and av[0] == 1:  # what follows must match the lookahead
             if _reach([*taken, *av[1]]) <= OVERLAP:
                 taken += av[1]
             break
-        if op in _REPEATS and av[1] is sre.MAXREPEAT:  # its first `low` rounds, no more
+        if not keep_runs and op in _REPEATS and av[1] is sre.MAXREPEAT:
             bounded = (op, (av[0], av[0], av[2]))
             if av[0] and _reach([*taken, bounded]) <= OVERLAP:
                 taken.append(bounded)
             break
         if _reach([*taken, (op, av)]) > OVERLAP:
+            if op in _REPEATS and av[0]:  # every match has at least its first `low` rounds
+                bounded = (op, (av[0], av[0], av[2]))
+                if _reach([*taken, bounded]) <= OVERLAP:
+                    taken.append(bounded)
             break
         taken.append((op, av))
     if _parser.SubPattern(parsed.state, taken).getwidth()[0] == 0:
-        raise NotConvertible("no leading part of the pattern is both short and non-empty")
-    source = _Translator(parsed.state).sequence(taken, flags)
-    backwards = _Translator(parsed.state, reverse=True).sequence(taken, flags)
-    runs = frozenset(run.encode("ascii") for run in whole.runs)
-    return Superset(source.encode("ascii"), runs, reach, backwards.encode("ascii"))
+        return None
+    sources = []
+    for reverse in (False, True):
+        translator = _Translator(parsed.state, reverse)
+        translator.sequence(parsed.data, parsed.state.flags)  # the groups, for back-references
+        sources.append(translator.sequence(taken, parsed.state.flags).encode("ascii"))
+    return sources[0], sources[1]
 
 
 def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -117,7 +137,7 @@ class _Translator:
     def __init__(self, state: Any, reverse: bool = False) -> None:
         self.state = state
         self.reverse = reverse
-        self.groups: dict[int, str] = {}
+        self.groups: dict[int, tuple[str, int]] = {}  # group -> (source, its flags)
         self.runs: set[str] = set()  # classes repeated without bound
 
     def sequence(self, items: Iterable[tuple[Any, Any]], flags: int) -> str:
@@ -133,7 +153,7 @@ class _Translator:
             group, add_flags, del_flags, body = av
             inner = self.sequence(body, (flags | add_flags) & ~del_flags)
             if group is not None:
-                self.groups[group] = inner
+                self.groups[group] = (inner, (flags | add_flags) & ~del_flags)
             return f"(?:{inner})"
         if op is sre.ATOMIC_GROUP:
             return f"(?:{self.sequence(av, flags)})"
@@ -151,9 +171,12 @@ class _Translator:
         if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):
             return ""  # zero-width: dropping it can only add matches
         if op is sre.GROUPREF:
-            if av not in self.groups or flags & re.IGNORECASE:
+            if av not in self.groups:
                 raise NotConvertible("back-reference to a group not seen yet")
-            return f"(?:{self.groups[av]})"
+            inner, group_flags = self.groups[av]
+            if flags & re.IGNORECASE and not group_flags & re.IGNORECASE:
+                raise NotConvertible("case-insensitive back-reference to a case-sensitive group")
+            return f"(?:{inner})"
         if op is sre.GROUPREF_EXISTS:
             group, yes, no = av
             parts = [self.sequence(yes, flags), self.sequence(no or [], flags)]
@@ -252,22 +275,22 @@ class Prefilter:
             except NotConvertible:
                 continue
         sources: dict[bytes, int] = {}  # Hyperscan source -> its id in the database
-        for superset in self.supersets.values():
-            sources.setdefault(superset.source, len(sources))
-            for run in superset.runs:
-                sources.setdefault(_run_sentinel(run), len(sources))
-        # id(pattern) -> (its superset's id, its run sentinels' ids, how far it reads); keyed
-        # by identity because hashing a compiled pattern hashes its whole code
-        self.ids = {
-            id(pattern): (
-                sources[superset.source],
-                tuple(sources[_run_sentinel(run)] for run in superset.runs),
+
+        def source_id(version: tuple[bytes, bytes] | None) -> int | None:
+            return None if version is None else sources.setdefault(version[0], len(sources))
+
+        # id(pattern) -> (long id, short id, run sentinel ids, reach), by identity because
+        # hashing a compiled pattern hashes its whole code
+        self.ids: dict[int, tuple[int | None, int | None, tuple[int, ...], int]] = {}
+        for pattern, superset in self.supersets.items():
+            self.ids[id(pattern)] = (
+                source_id(superset.long),
+                source_id(superset.short),
+                tuple(sources.setdefault(_run_sentinel(r), len(sources)) for r in superset.runs),
                 superset.reach,
             )
-            for pattern, superset in self.supersets.items()
-        }
         self.database = _database(list(sources)) if hyperscan is not None else None
-        self._backwards: dict[re.Pattern[str], Any] = {}  # reversed supersets, built on use
+        self._backwards: dict[bytes, Any] = {}  # reversed supersets' databases, built on use
         self._lock = threading.Lock()
         self._local = threading.local()
 
@@ -276,9 +299,7 @@ class Prefilter:
         if self.database is None:
             return Gates(self, None, b"")
         fired: dict[int, list[int]] = {}
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:
-            scratch = self._local.scratch = hyperscan.Scratch(self.database)
+        scratch = self._scratch(self.database)
 
         def on_match(pattern_id: int, start: int, end: int, flags: int, block: int) -> None:
             if pattern_id in fired:
@@ -292,21 +313,16 @@ class Prefilter:
             scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
         return Gates(self, fired, data)
 
-    def starts(
-        self, pattern: re.Pattern[str], data: bytes, regions: Sequence[Region]
-    ) -> list[int] | None:
+    def starts(self, backward: bytes, data: bytes, regions: Sequence[Region]) -> list[int] | None:
         """Every offset inside `regions` where an occurrence of the pattern's superset starts,
         in order, found by scanning the reversed regions; None when there are more than one
         per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
-        superset = self.supersets[pattern]
         with self._lock:
-            if pattern not in self._backwards:
+            if backward not in self._backwards:
                 database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-                database.compile(
-                    expressions=[superset.reversed_source], ids=[0], elements=1, flags=[0]
-                )
-                self._backwards[pattern] = database
-        database = self._backwards[pattern]
+                database.compile(expressions=[backward], ids=[0], elements=1, flags=[0])
+                self._backwards[backward] = database
+        database = self._backwards[backward]
         scratch = self._scratch(database)
         budget = sum(high - low for low, high in regions) // SPARSE + 8
         ends: list[int] = []  # end offsets in the reversed slices = start offsets
@@ -349,19 +365,34 @@ class Gates:
         self.data = data
         self.size = len(data)
 
-    def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
-        """Start regions covering every offset where `pattern` can match, or None when the
-        pattern must run over the whole text."""
+    def _version(self, pattern: re.Pattern[str]) -> tuple[int, bytes, int | None] | None:
+        """The superset that holds for `pattern` in this text: (its id, its backward source,
+        the reach of a match attempt or None when unbounded); None: no prefilter."""
         ids = self.prefilter.ids.get(id(pattern))
         if self.fired is None or ids is None:
             return None
-        superset_id, run_ids, _ = ids
-        blocks = self.fired.get(superset_id)
-        if not blocks:
-            return []
+        long_id, short_id, run_ids, reach = ids
+        superset = self.prefilter.supersets[pattern]
+        if not any(run in self.fired for run in run_ids):
+            if long_id is not None and superset.long is not None:
+                return long_id, superset.long[1], reach
+            assert short_id is not None and superset.short is not None
+            return short_id, superset.short[1], reach
+        if short_id is None or superset.short is None:
+            return None
+        return short_id, superset.short[1], None
+
+    def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
+        """Start regions covering every offset where `pattern` can match, or None when the
+        pattern must run over the whole text."""
+        version = self._version(pattern)
+        return None if version is None else self._regions(version[0])
+
+    def _regions(self, superset_id: int) -> list[Region]:
+        assert self.fired is not None
         step = self.prefilter.block
         merged: list[list[int]] = []
-        for block in blocks:
+        for block in self.fired.get(superset_id, ()):
             low = block * step
             if merged and merged[-1][1] >= low:
                 merged[-1][1] = low + step
@@ -369,24 +400,19 @@ class Gates:
                 merged.append([low, low + step])
         return [(low, min(high, self.size)) for low, high in merged]
 
-    def reach(self, pattern: re.Pattern[str]) -> int | None:
-        """How far past its start a match attempt of `pattern` may read in this text (None:
-        without bound, as a class the pattern repeats without bound has a long run here)."""
-        _, run_ids, reach = self.prefilter.ids[id(pattern)]
-        assert self.fired is not None
-        return None if any(run in self.fired for run in run_ids) else reach
-
     def matches(self, pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
-        """Exactly the matches of `pattern.finditer(text)`, searching only the regions where
-        the pattern can match."""
-        regions = self.regions(pattern)
-        if regions is None:
+        """Exactly the matches of `pattern.finditer(text)`: tried only where the pattern's
+        superset starts when that is rare, else searched only in the blocks where it occurs."""
+        version = self._version(pattern)
+        if version is None:
             return list(pattern.finditer(text))
+        superset_id, backward, reach = version
+        regions = self._regions(superset_id)
         if not regions:
             return []
-        starts = self.prefilter.starts(pattern, self.data, regions)
+        starts = self.prefilter.starts(backward, self.data, regions)
         if starts is None:
-            return list(gated_finditer(pattern, text, regions, self.reach(pattern)))
+            return list(gated_finditer(pattern, text, regions, reach))
         found = []
         last_end = 0
         match_at = pattern.match
@@ -404,8 +430,9 @@ class Gates:
         """Exactly what `pattern.finditer(text, low, high)` gives over the sorted, disjoint
         `windows`, less the matches that start before the end of an earlier one (a rule
         run around its trigger), searching only where the pattern can match."""
-        regions = self.regions(pattern)
-        reach = None if regions is None else self.reach(pattern)
+        version = self._version(pattern)
+        regions = None if version is None else self._regions(version[0])
+        reach = None if version is None else version[2]
         last_end = 0
         for low, high in windows:
             if regions is None:
