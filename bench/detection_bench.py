@@ -101,6 +101,8 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
     if name in ("dev-hand-wild", "dev-hand-wild-blind"):
         blind = name == "dev-hand-wild-blind"
         path = dev_sets.HANDWRITTEN_WILD_BLIND if blind else dev_sets.HANDWRITTEN_WILD
+        if not path.is_file():
+            return None, f"bench/dev/{path.name} not found: skipped"
         return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"
     if name == "dev-long":
         return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
