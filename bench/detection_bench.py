@@ -8,6 +8,10 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
 - `dev-hand-hard`: `bench/dev/handwritten_hard.txt`, 40 documents in other genres, annotated
   without reading the rules (`bench/dev_hard/`);
+- `dev-hand-wild`, `dev-hand-wild-blind`: `bench/dev/handwritten_wild.txt` and
+  `handwritten_wild_blind.txt`, about 50 documents written from scratch by an annotator who
+  read neither the detector nor the frozen data (`bench/dev_wild/`); the blind one is for
+  aggregate figures only (never look at its misses);
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -62,11 +66,15 @@ SETS = (
     "dev-hand",
     "dev-hand-blind",
     "dev-hand-hard",
+    "dev-hand-wild",
+    "dev-hand-wild-blind",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
 )
 SYSTEMS = ("combined", "presidio", "regex")
+# Sets scored for aggregate figures only: their misses are never listed (nothing is tuned on them).
+AGGREGATE_ONLY = ("dev-hand-blind", "dev-hand-wild-blind", "frozen-hand", "frozen-independent")
 LARGE_DOC_BYTES = 2_000_000
 
 
@@ -92,6 +100,12 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
+    if name in ("dev-hand-wild", "dev-hand-wild-blind"):
+        blind = name == "dev-hand-wild-blind"
+        path = dev_sets.HANDWRITTEN_WILD_BLIND if blind else dev_sets.HANDWRITTEN_WILD
+        if not path.is_file():
+            return None, f"bench/dev/{path.name} not found: skipped"
+        return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"
     if name == "dev-long":
         return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
     path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")
@@ -318,7 +332,7 @@ def run(sets: Sequence[str], n: int, large: bool, top_misses: int) -> dict[str, 
             "n_gold": sum(len(d["spans"]) for d in docs),
             **run_result,
         }
-        if not name.startswith("frozen") and top_misses:
+        if name not in AGGREGATE_ONLY and top_misses:
             entry["top_misses"] = misses(docs, predictions).most_common(top_misses)
         result["sets"][name] = entry
         if not name.startswith("frozen") and name != "dev-long":  # dev-long repeats the others
@@ -427,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated from {SETS}")
     parser.add_argument("--n", type=int, default=300, help="documents per generated set")
     parser.add_argument("--no-large", action="store_true", help="skip the 2 MB document")
-    parser.add_argument("--misses", type=int, default=10, help="top misses per dev set")
+    parser.add_argument("--misses", type=int, default=10, help="top misses per non-blind dev set")
     parser.add_argument("--out", type=Path, default=RESULTS / "detection.json")
     args = parser.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
