@@ -45,6 +45,7 @@ _END = 1 << 62
 
 _SINGLE_CHAR = {sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN}
 _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
+_LINE_START = {sre.AT_BEGINNING, sre.AT_BEGINNING_LINE, sre.AT_BEGINNING_STRING}
 
 
 class NotConvertible(ValueError):
@@ -58,8 +59,9 @@ class Superset:
 
     `runs` are the classes the pattern repeats without bound; while no run of them is
     `RUN_LIMIT` long in a text, the `long` version holds and a match attempt reads at most
-    `reach` characters; otherwise only the `short` one does (it stops before the first
-    unbounded repeat). Either may be None (no usable leading part).
+    `reach` characters (otherwise the rule runs over the whole text). The `short` version,
+    used where there is no long one, stops before the first unbounded repeat and holds in
+    any text. Either may be None (no usable leading part).
     """
 
     long: tuple[bytes, bytes] | None
@@ -92,7 +94,11 @@ def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, bytes] | None:
     """Forward and backward sources of the pattern's longest usable leading part; with
     `keep_runs` false it stops at the first unbounded repeat (keeping its first rounds)."""
     taken: list[tuple[Any, Any]] = []
-    for op, av in _flatten(parsed.data):
+    items = _flatten(parsed.data)
+    # a leading line start stays: a line start (or a block's start) in Hyperscan's multi-line
+    # mode; anchors elsewhere are dropped (Hyperscan refuses embedded ones)
+    line_start = bool(items) and items[0][0] is sre.AT and items[0][1] in _LINE_START
+    for op, av in items[line_start:]:
         if op is sre.ASSERT and av[0] == 1:  # what follows must match the lookahead
             if _reach([*taken, *av[1]]) <= OVERLAP:
                 taken += av[1]
@@ -115,7 +121,10 @@ def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, bytes] | None:
     for reverse in (False, True):
         translator = _Translator(parsed.state, reverse)
         translator.sequence(parsed.data, parsed.state.flags)  # the groups, for back-references
-        sources.append(translator.sequence(taken, parsed.state.flags).encode("ascii"))
+        source = translator.sequence(taken, parsed.state.flags)
+        if line_start:
+            source = source + "$" if reverse else "^" + source
+        sources.append(source.encode("ascii"))
     return sources[0], sources[1]
 
 
@@ -268,12 +277,29 @@ class Prefilter:
 
     def __init__(self, patterns: Iterable[re.Pattern[str]], block: int = BLOCK) -> None:
         self.block = block
+        self._backwards: dict[bytes, Any] = {}  # reversed supersets' databases, built on use
+        self._lock = threading.Lock()
+        self._local = threading.local()
         self.supersets: dict[re.Pattern[str], Superset] = {}
         for pattern in dict.fromkeys(patterns):
             try:
                 self.supersets[pattern] = superset_pattern(pattern)
             except NotConvertible:
                 continue
+        try:
+            self._build()
+        except Exception as error:  # hyperscan.error; kept broad as hyperscan may be None
+            if hyperscan is None or not isinstance(error, hyperscan.error):
+                raise
+            self.supersets = {  # a pattern Hyperscan refuses runs over the whole text
+                pattern: superset
+                for pattern, superset in self.supersets.items()
+                if _compiles(superset)
+            }
+            self._build()
+
+    def _build(self) -> None:
+        """The ids of every superset and run sentinel, and the database holding them."""
         sources: dict[bytes, int] = {}  # Hyperscan source -> its id in the database
 
         def source_id(version: tuple[bytes, bytes] | None) -> int | None:
@@ -283,16 +309,13 @@ class Prefilter:
         # hashing a compiled pattern hashes its whole code
         self.ids: dict[int, tuple[int | None, int | None, tuple[int, ...], int]] = {}
         for pattern, superset in self.supersets.items():
-            self.ids[id(pattern)] = (
+            self.ids[id(pattern)] = (  # the short version only where there is no long one
                 source_id(superset.long),
-                source_id(superset.short),
+                source_id(superset.short if superset.long is None else None),
                 tuple(sources.setdefault(_run_sentinel(r), len(sources)) for r in superset.runs),
                 superset.reach,
             )
         self.database = _database(list(sources)) if hyperscan is not None else None
-        self._backwards: dict[bytes, Any] = {}  # reversed supersets' databases, built on use
-        self._lock = threading.Lock()
-        self._local = threading.local()
 
     def gates(self, text: str) -> Gates:
         """Where in `text` each gated pattern may start a match (see `Gates`)."""
@@ -319,10 +342,13 @@ class Prefilter:
         per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
         with self._lock:
             if backward not in self._backwards:
-                database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-                database.compile(expressions=[backward], ids=[0], elements=1, flags=[0])
-                self._backwards[backward] = database
+                try:
+                    self._backwards[backward] = _database([backward], single=False)
+                except hyperscan.error:
+                    self._backwards[backward] = None
         database = self._backwards[backward]
+        if database is None:
+            return None
         scratch = self._scratch(database)
         budget = sum(high - low for low, high in regions) // SPARSE + 8
         ends: list[int] = []  # end offsets in the reversed slices = start offsets
@@ -501,15 +527,26 @@ def _run_sentinel(run: bytes) -> bytes:
     return b"(?:" + run + b"){%d}" % RUN_LIMIT
 
 
-def _database(sources: Sequence[bytes]) -> Any:
-    """One Hyperscan block-mode database; a pattern's id is its index in `sources`, and each
-    reports at most once per scanned block."""
+def _compiles(superset: Superset) -> bool:
+    """Whether Hyperscan compiles the superset's forward sources and run sentinels."""
+    sources = [version[0] for version in (superset.long, superset.short) if version is not None]
+    try:
+        _database([*sources, *(_run_sentinel(run) for run in superset.runs)])
+    except hyperscan.error:
+        return False
+    return True
+
+
+def _database(sources: Sequence[bytes], single: bool = True) -> Any:
+    """One Hyperscan block-mode database; a pattern's id is its index in `sources` (with
+    `single`, each reports at most once per scanned block)."""
+    flags = hyperscan.HS_FLAG_MULTILINE | (hyperscan.HS_FLAG_SINGLEMATCH if single else 0)
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
     database.compile(
         expressions=list(sources),
         ids=list(range(len(sources))),
         elements=len(sources),
-        flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(sources),
+        flags=[flags] * len(sources),
     )
     return database
 
