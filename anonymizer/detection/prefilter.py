@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -459,16 +459,39 @@ class Gates:
         version = self._version(pattern)
         regions = None if version is None else self._regions(version[0])
         reach = None if version is None else version[2]
+        starts = None
+        if version is not None and regions:
+            starts = self.prefilter.starts(version[1], self.data, regions)
         last_end = 0
         for low, high in windows:
             if regions is None:
-                matches = pattern.finditer(text, low, high)
+                matches: Iterable[re.Match[str]] = pattern.finditer(text, low, high)
+            elif starts is not None:
+                matches = _matches_from(pattern, text, low, high, starts)
             else:
                 matches = _window_matches(pattern, text, low, high, regions, reach)
             for match in matches:
                 if match.start() >= last_end:
                     last_end = max(match.end(), match.start() + 1)
                     yield match
+
+
+def _matches_from(
+    pattern: re.Pattern[str], text: str, low: int, high: int, starts: Sequence[int]
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text, low, high)`, when every match (in the text cut at `high`)
+    starts at one of the sorted offsets `starts`."""
+    position = low
+    match_at = pattern.match
+    for index in range(bisect_left(starts, low), len(starts)):
+        start = starts[index]
+        if start >= high:
+            return
+        if start >= position:
+            match = match_at(text, start, high)
+            if match is not None:
+                position = match.end()
+                yield match
 
 
 def _window_matches(
