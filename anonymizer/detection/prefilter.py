@@ -38,7 +38,8 @@ OVERLAP = 512  # the longest occurrence of a superset (blocks overlap by this mu
 MAX_REACH = 20_000  # a pattern whose match attempts may read further runs unrestricted
 LONG_REPEAT = 16  # a repeat bounded above this is left unbounded in a superset
 RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound ungates it
-SPARSE = 40  # a superset starting less often than once per this many characters is sparse
+SPARSE = 20  # a superset starting less often than once per this many characters is sparse
+SLACK = 64  # starts allowed beyond that rate (short texts)
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
 _END = 1 << 62
@@ -64,8 +65,8 @@ class Superset:
     any text. Either may be None (no usable leading part).
     """
 
-    long: tuple[bytes, bytes] | None
-    short: tuple[bytes, bytes] | None
+    long: tuple[bytes, Backward] | None
+    short: tuple[bytes, Backward] | None
     runs: frozenset[bytes]
     reach: int
 
@@ -90,7 +91,10 @@ def superset_pattern(pattern: re.Pattern[str]) -> Superset:
     return Superset(long, short, runs, reach)
 
 
-def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, bytes] | None:
+Backward = tuple[tuple[bytes, int], ...]  # reversed sources, each with its start shift
+
+
+def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, Backward] | None:
     """Forward and backward sources of the pattern's longest usable leading part; with
     `keep_runs` false it stops at the first unbounded repeat (keeping its first rounds)."""
     taken: list[tuple[Any, Any]] = []
@@ -124,8 +128,39 @@ def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, bytes] | None:
         source = translator.sequence(taken, parsed.state.flags)
         if line_start:
             source = source + "$" if reverse else "^" + source
-        sources.append(source.encode("ascii"))
-    return sources[0], sources[1]
+        sources.append(source)
+    forward, backward = sources
+    before = None if line_start else _allowed_before(parsed.state, items, parsed.state.flags)
+    if before is None:
+        return forward.encode("ascii"), ((backward.encode("ascii"), 0),)
+    # read backwards, a start is followed by a character the lookbehind allows (consumed:
+    # the start is one character before the reported end) or by the slice's end or a newline
+    return forward.encode("ascii"), (
+        (f"{backward}{before}".encode("ascii"), 1),
+        (f"{backward}$".encode("ascii"), 0),
+    )
+
+
+def _allowed_before(state: Any, items: Sequence[tuple[Any, Any]], flags: int) -> str | None:
+    """For a pattern that starts with a one-character negative lookbehind (`(?<!C)X` or, as
+    `_first` in regex.py writes it, `X(?<!C.)`), a Hyperscan class of the characters that may
+    stand before a match; None for other patterns."""
+    guard = None
+    if items and items[0][0] is sre.ASSERT_NOT and items[0][1][0] == -1:
+        body = list(items[0][1][1])
+        if len(body) == 1 and body[0][0] in _SINGLE_CHAR:
+            guard = body[0]
+    elif len(items) > 1 and items[0][0] in _SINGLE_CHAR:
+        op, av = items[1]
+        body = list(av[1]) if op is sre.ASSERT_NOT and av[0] == -1 else []
+        if len(body) == 2 and body[0][0] in _SINGLE_CHAR and body[1][0] is sre.ANY:
+            first = _members(state, *items[0], flags)
+            if flags & re.DOTALL or ord("\n") not in first:  # `.` then always matches X
+                guard = body[0]
+    if guard is None:
+        return None
+    refused = set(_members(state, *guard, flags)) - {PLACEHOLDER}  # '?': any non-ASCII too
+    return "[" + "".join(f"\\x{b:02x}" for b in range(128) if b not in refused) + "]"
 
 
 def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -277,7 +312,7 @@ class Prefilter:
 
     def __init__(self, patterns: Iterable[re.Pattern[str]], block: int = BLOCK) -> None:
         self.block = block
-        self._backwards: dict[bytes, Any] = {}  # reversed supersets' databases, built on use
+        self._backwards: dict[Backward, Any] = {}  # reversed supersets' databases, built on use
         self._lock = threading.Lock()
         self._local = threading.local()
         self.supersets: dict[re.Pattern[str], Superset] = {}
@@ -302,7 +337,7 @@ class Prefilter:
         """The ids of every superset and run sentinel, and the database holding them."""
         sources: dict[bytes, int] = {}  # Hyperscan source -> its id in the database
 
-        def source_id(version: tuple[bytes, bytes] | None) -> int | None:
+        def source_id(version: tuple[bytes, Backward] | None) -> int | None:
             return None if version is None else sources.setdefault(version[0], len(sources))
 
         # id(pattern) -> (long id, short id, run sentinel ids, reach), by identity because
@@ -336,26 +371,31 @@ class Prefilter:
             scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
         return Gates(self, fired, data)
 
-    def starts(self, backward: bytes, data: bytes, regions: Sequence[Region]) -> list[int] | None:
+    def starts(
+        self, backward: Backward, data: bytes, regions: Sequence[Region]
+    ) -> list[int] | None:
         """Every offset inside `regions` where an occurrence of the pattern's superset starts,
         in order, found by scanning the reversed regions; None when there are more than one
         per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
         with self._lock:
             if backward not in self._backwards:
                 try:
-                    self._backwards[backward] = _database([backward], single=False)
+                    sources = [source for source, _ in backward]
+                    self._backwards[backward] = _database(sources, single=False)
                 except hyperscan.error:
                     self._backwards[backward] = None
         database = self._backwards[backward]
         if database is None:
             return None
         scratch = self._scratch(database)
-        budget = sum(high - low for low, high in regions) // SPARSE + 8
         ends: list[int] = []  # end offsets in the reversed slices = start offsets
+        allowance = [SLACK]  # starts allowed before the current slice is scanned
+
+        shifts = [shift for _, shift in backward]
 
         def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
-            ends.append(end)
-            return len(ends) > budget
+            ends.append(end - shifts[index])
+            return len(ends) > allowance[0] + end // SPARSE  # dense so far: give up
 
         found: list[int] = []
         for low, high in regions:
@@ -365,8 +405,8 @@ class Prefilter:
                 database.scan(data[low:stop][::-1], on_match, scratch=scratch)
             except hyperscan.ScanTerminated:
                 return None
-            found.extend(start for start in (stop - end for end in reversed(ends)) if start < high)
-            budget -= len(ends)
+            found.extend(sorted({stop - end for end in ends if stop - end < high}))
+            allowance[0] += (stop - low) // SPARSE - len(ends)
         return found
 
     def _scratch(self, database: Any) -> Any:
@@ -391,7 +431,7 @@ class Gates:
         self.data = data
         self.size = len(data)
 
-    def _version(self, pattern: re.Pattern[str]) -> tuple[int, bytes, int | None] | None:
+    def _version(self, pattern: re.Pattern[str]) -> tuple[int, Backward, int | None] | None:
         """The superset that holds for `pattern` in this text: (its id, its backward source,
         the reach of a match attempt or None when unbounded); None: no prefilter."""
         ids = self.prefilter.ids.get(id(pattern))
