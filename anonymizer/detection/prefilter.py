@@ -60,15 +60,15 @@ class Superset:
 
     `runs` are the classes the pattern repeats without bound; while no run of them is
     `RUN_LIMIT` long in a text, the `long` version holds and a match attempt reads at most
-    `reach` characters (otherwise the rule runs over the whole text). The `short` version,
-    used where there is no long one, stops before the first unbounded repeat and holds in
-    any text. Either may be None (no usable leading part).
+    `reach` characters (None: no bound); otherwise the rule runs over the whole text. The
+    `short` version, used where there is no long one, stops before the first unbounded
+    repeat and holds in any text. Either may be None (no usable leading part).
     """
 
     long: tuple[bytes, Backward] | None
     short: tuple[bytes, Backward] | None
     runs: frozenset[bytes]
-    reach: int
+    reach: int | None
 
 
 def superset_pattern(pattern: re.Pattern[str]) -> Superset:
@@ -79,9 +79,7 @@ def superset_pattern(pattern: re.Pattern[str]) -> Superset:
     an occurrence lies inside the block where the rule's match starts.
     """
     parsed = _parser.parse(pattern.pattern, pattern.flags)
-    reach = _reach(parsed.data)
-    if reach > MAX_REACH:
-        raise NotConvertible(f"a match attempt may read {reach} characters")
+    reach = _bounded_reach(parsed.data)
     whole = _Translator(parsed.state)
     whole.sequence(parsed.data, parsed.state.flags)  # every construct is supported
     long, short = (_leading_part(parsed, keep_runs) for keep_runs in (True, False))
@@ -97,28 +95,11 @@ Backward = tuple[tuple[bytes, int], ...]  # reversed sources, each with its star
 def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, Backward] | None:
     """Forward and backward sources of the pattern's longest usable leading part; with
     `keep_runs` false it stops at the first unbounded repeat (keeping its first rounds)."""
-    taken: list[tuple[Any, Any]] = []
     items = _flatten(parsed.data)
     # a leading line start stays: a line start (or a block's start) in Hyperscan's multi-line
     # mode; anchors elsewhere are dropped (Hyperscan refuses embedded ones)
     line_start = bool(items) and items[0][0] is sre.AT and items[0][1] in _LINE_START
-    for op, av in items[line_start:]:
-        if op is sre.ASSERT and av[0] == 1:  # what follows must match the lookahead
-            if _reach([*taken, *av[1]]) <= OVERLAP:
-                taken += av[1]
-            break
-        if not keep_runs and op in _REPEATS and av[1] is sre.MAXREPEAT:
-            bounded = (op, (av[0], av[0], av[2]))
-            if av[0] and _reach([*taken, bounded]) <= OVERLAP:
-                taken.append(bounded)
-            break
-        if _reach([*taken, (op, av)]) > OVERLAP:
-            if op in _REPEATS and av[0]:  # every match has at least its first `low` rounds
-                bounded = (op, (av[0], av[0], av[2]))
-                if _reach([*taken, bounded]) <= OVERLAP:
-                    taken.append(bounded)
-            break
-        taken.append((op, av))
+    taken = _prefix(parsed.state, items[line_start:], [], keep_runs)
     if _parser.SubPattern(parsed.state, taken).getwidth()[0] == 0:
         return None
     sources = []
@@ -139,6 +120,42 @@ def _leading_part(parsed: Any, keep_runs: bool) -> tuple[bytes, Backward] | None
         (f"{backward}{before}".encode("ascii"), 1),
         (f"{backward}$".encode("ascii"), 0),
     )
+
+
+def _prefix(
+    state: Any, items: Sequence[tuple[Any, Any]], before: list[tuple[Any, Any]], keep_runs: bool
+) -> list[tuple[Any, Any]]:
+    """The longest leading part of `items` that, after `before`, still `_fits`: a group or
+    alternation too wide as a whole is cut inside, a wide repeat keeps its first rounds, a
+    positive lookahead ends it with what it requires."""
+    taken: list[tuple[Any, Any]] = []
+    pending = list(items)
+    while pending:
+        op, av = pending.pop(0)
+        whole = [*before, *taken, (op, av)]
+        if op is sre.SUBPATTERN and av[1] == av[2] == 0 and not _fits(whole):
+            pending[:0] = av[3]  # its leading items may fit
+            continue
+        if op is sre.BRANCH and not _fits(whole):
+            cut = [
+                _parser.SubPattern(state, _prefix(state, alt, [*before, *taken], keep_runs))
+                for alt in av[1]
+            ]
+            taken.append((op, (None, cut)))  # each alternative cut where it stops fitting
+            break
+        if op is sre.ASSERT and av[0] == 1:  # what follows must match the lookahead
+            if _fits([*before, *taken, *av[1]]):
+                taken += av[1]
+            break
+        unbounded = op in _REPEATS and av[1] is sre.MAXREPEAT
+        if (unbounded and not keep_runs) or not _fits(whole):
+            if op in _REPEATS and av[0]:  # every match has at least its first `low` rounds
+                bounded = (op, (av[0], av[0], av[2]))
+                if _fits([*before, *taken, bounded]):
+                    taken.append(bounded)
+            break
+        taken.append((op, av))
+    return taken
 
 
 def _allowed_before(state: Any, items: Sequence[tuple[Any, Any]], flags: int) -> str | None:
@@ -208,9 +225,8 @@ class _Translator:
                 # a long bounded repeat compiles slowly; without its bound it is a superset
                 bound = high if high <= LONG_REPEAT else ""
                 return f"(?:{inner}){{{low},{bound}}}"
-            if len(body) != 1 or body[0][0] not in _SINGLE_CHAR:
-                raise NotConvertible("unbounded repeat of more than one character")
-            self.runs.add(inner)
+            if len(body) == 1 and body[0][0] in _SINGLE_CHAR:
+                self.runs.add(inner)
             return f"(?:{inner}){{{low},}}"
         if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):
             return ""  # zero-width: dropping it can only add matches
@@ -271,6 +287,23 @@ def _may_match_non_ascii(op: Any, av: Any, flags: int) -> bool:
 
 def _has_letter(low: int, high: int) -> bool:
     return any(chr(c).isalpha() for c in range(low, min(high, 127) + 1))
+
+
+def _fits(items: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether these items' matches are at most `OVERLAP` long while runs are short."""
+    try:
+        return _reach(items) <= OVERLAP
+    except NotConvertible:  # an unbounded repeat of more than one character
+        return False
+
+
+def _bounded_reach(items: Sequence[tuple[Any, Any]]) -> int | None:
+    """`_reach` of a whole pattern, or None where it has no useful bound."""
+    try:
+        reach = _reach(items)
+    except NotConvertible:
+        return None
+    return reach if reach <= MAX_REACH else None
 
 
 def _reach(items: Sequence[tuple[Any, Any]], groups: dict[int, int] | None = None) -> int:
@@ -342,7 +375,7 @@ class Prefilter:
 
         # id(pattern) -> (long id, short id, run sentinel ids, reach), by identity because
         # hashing a compiled pattern hashes its whole code
-        self.ids: dict[int, tuple[int | None, int | None, tuple[int, ...], int]] = {}
+        self.ids: dict[int, tuple[int | None, int | None, tuple[int, ...], int | None]] = {}
         for pattern, superset in self.supersets.items():
             self.ids[id(pattern)] = (  # the short version only where there is no long one
                 source_id(superset.long),
