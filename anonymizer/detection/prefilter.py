@@ -383,7 +383,7 @@ class Prefilter:
                 tuple(sources.setdefault(_run_sentinel(r), len(sources)) for r in superset.runs),
                 superset.reach,
             )
-        self.database = _database(list(sources)) if hyperscan is not None else None
+        self.database = _database(list(sources)) if hyperscan is not None and sources else None
 
     def gates(self, text: str) -> Gates:
         """Where in `text` each gated pattern may start a match (see `Gates`)."""

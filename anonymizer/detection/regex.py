@@ -60,6 +60,7 @@ __all__ = [
     "lower_same_length",
     "luhn_valid",
     "rule_table",
+    "unrestricted_rules",
 ]
 
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.5
@@ -2992,6 +2993,18 @@ def shared_prefilter(rules: tuple[Rule, ...]) -> Prefilter:
     if patterns not in _PREFILTERS:
         _PREFILTERS[patterns] = Prefilter(patterns)
     return _PREFILTERS[patterns]
+
+
+def unrestricted_rules(rules: tuple[Rule, ...] = RULES) -> list[str]:
+    """Ids of the rules that would search every document from end to end: no anchors, and a
+    pattern (or trigger) that the shared prefilter cannot gate."""
+    gated = shared_prefilter(rules).supersets
+    return [
+        rule.rule_id
+        for rule in rules
+        if (rule.trigger is not None and rule.trigger.pattern not in gated)
+        or (not rule.anchors and rule.trigger is None and rule.pattern not in gated)
+    ]
 
 
 def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator[Detection]:

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from anonymizer.detection import prefilter
+from anonymizer.detection.prefilter import RUN_LIMIT
 from anonymizer.detection.propagation import name_words, propagate_names
 from anonymizer.detection.regex import (
     RULES,
@@ -81,6 +83,30 @@ def test_the_detector_gives_what_each_rule_alone_gives_on_one_long_document() ->
     found = RegexDetector().detect(text)
     assert len(found) > 3000
     assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
+
+
+@pytest.mark.parametrize("shift", [1, 333, 1000])
+def test_block_edges_and_long_runs_change_nothing(shift: int) -> None:
+    """Matches that straddle the prefilter's blocks, and runs of spaces and tabs long enough
+    to switch rules to their short supersets or to full scans, give the same detections."""
+    docs = dev_documents()[:80]
+    runs = [" " * (RUN_LIMIT + 6), "\t" * RUN_LIMIT, " \t" * RUN_LIMIT]
+    text = "x" * shift + "\n".join(doc + runs[i % 3] * (i % 5 == 0) for i, doc in enumerate(docs))
+    found = RegexDetector().detect(text)
+    assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
+
+
+def test_without_hyperscan_the_detector_gives_the_same_detections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "\n\n".join(dev_documents()[:60])
+    with_hyperscan = RegexDetector().detect(text)
+    monkeypatch.setattr(prefilter, "hyperscan", None)
+    detector = RegexDetector()
+    detector.prefilter = prefilter.Prefilter(detector.prefilter.supersets)
+    detector.anchor_index = AnchorIndex(rule.anchors for rule in RULES)
+    assert detector.prefilter.database is None and detector.anchor_index.scanner.database is None
+    assert sorted(detector.detect(text), key=repr) == sorted(with_hyperscan, key=repr)
 
 
 def brute_force_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
