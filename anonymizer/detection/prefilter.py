@@ -40,6 +40,7 @@ LONG_REPEAT = 16  # a repeat bounded above this is left unbounded in a superset
 RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound ungates it
 SPARSE = 20  # a superset starting less often than once per this many characters is sparse
 SLACK = 64  # starts allowed beyond that rate (short texts)
+MIN_START_SCAN = 4096  # regions spanning less are searched with `re` (a scan call costs more)
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
 _END = 1 << 62
@@ -340,6 +341,14 @@ def _reach(items: Sequence[tuple[Any, Any]], groups: dict[int, int] | None = Non
     return total
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A superset version's id in the block database and its backward sources."""
+
+    id: int
+    backward: Backward
+
+
 class Prefilter:
     """The superset patterns of many rule patterns, run together over a text in blocks."""
 
@@ -370,16 +379,19 @@ class Prefilter:
         """The ids of every superset and run sentinel, and the database holding them."""
         sources: dict[bytes, int] = {}  # Hyperscan source -> its id in the database
 
-        def source_id(version: tuple[bytes, Backward] | None) -> int | None:
-            return None if version is None else sources.setdefault(version[0], len(sources))
+        def plan(version: tuple[bytes, Backward] | None) -> _Plan | None:
+            if version is None:
+                return None
+            return _Plan(sources.setdefault(version[0], len(sources)), version[1])
 
-        # id(pattern) -> (long id, short id, run sentinel ids, reach), by identity because
+        # id(pattern) -> (long plan, short plan, run sentinel ids, reach), by identity because
         # hashing a compiled pattern hashes its whole code
-        self.ids: dict[int, tuple[int | None, int | None, tuple[int, ...], int | None]] = {}
+        self.ids: dict[int, tuple[_Plan | None, _Plan | None, tuple[int, ...], int | None]] = {}
         for pattern, superset in self.supersets.items():
-            self.ids[id(pattern)] = (  # the short version only where there is no long one
-                source_id(superset.long),
-                source_id(superset.short if superset.long is None else None),
+            short = superset.short if superset.long is None else None  # only where no long
+            self.ids[id(pattern)] = (
+                plan(superset.long),
+                plan(short),
                 tuple(sources.setdefault(_run_sentinel(r), len(sources)) for r in superset.runs),
                 superset.reach,
             )
@@ -470,16 +482,12 @@ class Gates:
         ids = self.prefilter.ids.get(id(pattern))
         if self.fired is None or ids is None:
             return None
-        long_id, short_id, run_ids, reach = ids
-        superset = self.prefilter.supersets[pattern]
-        if not any(run in self.fired for run in run_ids):
-            if long_id is not None and superset.long is not None:
-                return long_id, superset.long[1], reach
-            assert short_id is not None and superset.short is not None
-            return short_id, superset.short[1], reach
-        if short_id is None or superset.short is None:
-            return None
-        return short_id, superset.short[1], None
+        long, short, run_ids, reach = ids
+        if not run_ids or not any(run in self.fired for run in run_ids):
+            plan = long or short
+            assert plan is not None
+            return plan.id, plan.backward, reach
+        return None if short is None else (short.id, short.backward, None)
 
     def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
         """Start regions covering every offset where `pattern` can match, or None when the
@@ -509,6 +517,8 @@ class Gates:
         regions = self._regions(superset_id)
         if not regions:
             return []
+        if regions[-1][1] - regions[0][0] < MIN_START_SCAN:  # short: `re` costs less
+            return list(gated_finditer(pattern, text, regions, reach))
         starts = self.prefilter.starts(backward, self.data, regions)
         if starts is None:
             return list(gated_finditer(pattern, text, regions, reach))
@@ -533,7 +543,7 @@ class Gates:
         regions = None if version is None else self._regions(version[0])
         reach = None if version is None else version[2]
         starts = None
-        if version is not None and regions:
+        if version is not None and regions and regions[-1][1] - regions[0][0] >= MIN_START_SCAN:
             starts = self.prefilter.starts(version[1], self.data, regions)
         last_end = 0
         for low, high in windows:

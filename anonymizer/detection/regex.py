@@ -2966,8 +2966,10 @@ class RegexDetector:
                     windows = trigger_windows[id(rule.trigger)]
                     matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
                 elif rule.anchors:
-                    positions = anchor_positions.get(rule.anchors, [])
-                    matches = list(iter_matches(rule, text, lowered, positions))
+                    positions = anchor_positions.get(rule.anchors)
+                    matches = (
+                        list(iter_matches(rule, text, lowered, positions)) if positions else []
+                    )
                 else:
                     matches = gates.matches(rule.pattern, text)
                 shared[key] = matches
