@@ -33,7 +33,7 @@ try:  # pragma: no cover - exercised where the wheel exists (x86-64)
 except ImportError:  # pragma: no cover
     hyperscan = None
 
-BLOCK = 1024  # characters per block (a block reports the patterns that occur in it)
+BLOCK = 4096  # characters per block (a block reports the patterns that occur in it)
 OVERLAP = 512  # the longest occurrence of a superset (blocks overlap by this much)
 MAX_REACH = 20_000  # a pattern whose match attempts may read further runs unrestricted
 LONG_REPEAT = 16  # a repeat bounded above this is left unbounded in a superset
