@@ -9,6 +9,10 @@ one run, never an absolute figure to assert.
 
     python -m bench.regex_speed                       # this tree's engine
     python -m bench.regex_speed --against main        # main's engine vs this tree's
+    python -m bench.regex_speed --against main --sets dev-hand-hard,dev-long,large
+
+`--sets` also compares the detections document by document on development sets
+(`bench.detection_bench` names; `large` is its 2 MB document), and fails on any difference.
 """
 
 from __future__ import annotations
@@ -102,6 +106,39 @@ def compare(text: str, revision: str | None, rounds: int) -> dict[str, Any]:
     return result
 
 
+def set_documents(name: str) -> list[str]:
+    """The texts of a development set by its `bench.detection_bench` name, or the 2 MB
+    document (`large`); frozen sets are refused (nothing here may read them)."""
+    from bench import detection_bench
+
+    if name.startswith("frozen"):
+        raise SystemExit("frozen sets are run by the lead only")
+    if name == "large":
+        return [detection_bench.large_document(detection_bench.LARGE_DOC_BYTES)]
+    docs, _ = detection_bench.load_set(name, 300)
+    if docs is None:
+        raise SystemExit(f"set {name!r} is not available")
+    return [d["text"] for d in docs]
+
+
+def compare_sets(names: list[str], revision: str) -> bool:
+    """Whether this tree and `revision` find the same spans in every document of the sets."""
+    from anonymizer.detection.regex import RegexDetector
+
+    ours, theirs = RegexDetector(), rules_module_at(revision).RegexDetector()
+    same = True
+    for name in names:
+        texts = set_documents(name)
+        count, differing = 0, 0
+        for text in texts:
+            found = ours.detect(text)
+            count += len(found)
+            differing += spans(found) != spans(theirs.detect(text))
+        print(f"{name}: {len(texts)} documents, {count:,} detections, {differing} differ")
+        same = same and not differing
+    return same
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.regex_speed",
@@ -111,7 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=float, default=2.0, help="text size in MB (UTF-8)")
     parser.add_argument("--against", metavar="REF", help="git revision to compare with")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best kept)")
+    parser.add_argument("--sets", help="comma-separated sets to compare document by document")
     args = parser.parse_args(argv)
+    if args.sets:
+        if not args.against:
+            parser.error("--sets needs --against")
+        if not compare_sets(args.sets.split(","), args.against):
+            return 1
     result = compare(dev_text(args.mb), args.against, args.rounds)
     print(f"text: {result['bytes']:,} bytes of development documents")
     for name, seconds in result["cpu_seconds"].items():

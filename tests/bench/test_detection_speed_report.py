@@ -10,7 +10,7 @@ import pytest
 
 from bench import dev_sets
 from bench.detection_bench import markdown
-from bench.regex_speed import ROOT, compare
+from bench.regex_speed import ROOT, compare, compare_sets, set_documents
 
 
 def test_long_documents_join_dev_documents_with_their_spans_shifted() -> None:
@@ -50,14 +50,31 @@ def test_the_speed_table_gives_the_ratio_and_cpu_seconds_per_system() -> None:
     assert "2.50 MB per CPU-second" in markdown(result)
 
 
-@pytest.mark.skipif(
+needs_git = pytest.mark.skipif(
     shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout"
 )
-def test_engines_of_two_revisions_run_side_by_side_and_agree() -> None:
-    head = subprocess.run(
+
+
+def head_revision() -> str:
+    return subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+@needs_git
+def test_engines_of_two_revisions_run_side_by_side_and_agree() -> None:
+    head = head_revision()
     text = "\n\n".join(d["text"] for d in dev_sets.handwritten_dev())
     result = compare(text, head, rounds=1)
     assert result["identical"] and result["detections"] > 300
     assert set(result["mb_per_cpu_s"]) == {"this tree", head}
+
+
+@needs_git
+def test_set_comparison_reports_each_set_and_refuses_frozen_sets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert compare_sets(["dev-hand"], head_revision())
+    assert "dev-hand: 46 documents" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="lead only"):
+        set_documents("frozen-hand")
