@@ -1,17 +1,25 @@
 """One shared pass over the text that tells each regex rule where it can match.
 
-Python's `re` runs one rule at a time, so a rule table costs one scan of the text per rule.
-This module turns each rule's pattern into a *superset* pattern that Hyperscan (a maintained
-multi-pattern engine, no lookarounds) can run: lookarounds and anchors are dropped, atomic and
-possessive parts become plain ones, a back-reference becomes its group, and every character
-class is reduced to the ASCII characters it matches plus '?' where it matches any non-ASCII
-character. The text is scanned once as `text.encode("ascii", "replace")` (every non-ASCII
-character becomes one '?', so byte offsets are character offsets), in overlapping blocks,
-and each block reports which superset patterns occur in it. A rule then runs with Python's
-`re` only from the blocks that reported it (`gated_finditer`), which gives exactly the
-matches of `pattern.finditer(text)`: any match of the rule is an occurrence of its superset
-pattern inside the block where it starts, and the scan of a region reads far enough past the
-region that a match starting in it is decided as in the whole text.
+Python's `re` runs one rule at a time, so a rule table costs one scan of the text per rule,
+and most rules use lookarounds, which multi-pattern engines cannot run. So each rule's
+pattern gets a *superset* that Hyperscan (a maintained multi-pattern engine) can run: the
+longest leading part of the pattern whose matches fit in `OVERLAP` characters, with
+lookarounds and anchors dropped (a leading line start and a leading one-character
+lookbehind are kept in a form Hyperscan has), atomic and possessive parts made plain, a
+back-reference replaced by its group, and every character class reduced to the ASCII
+characters it matches plus '?' where it matches any non-ASCII character. Hyperscan reads
+`text.encode("ascii", "replace")`, where every non-ASCII character is one '?', so byte
+offsets are character offsets.
+
+Per text: one pass over overlapping blocks says which supersets occur in which block; a rule
+whose superset occurs nowhere is skipped. Where it occurs rarely, the blocks are scanned
+backwards with the reversed superset, which reports every offset where an occurrence
+starts, and the rule's own pattern is tried there (`Pattern.match`); where it occurs often,
+the rule's pattern searches those blocks (`gated_finditer`). Both give exactly the matches
+of `pattern.finditer(text)`: a match is an occurrence of its superset, starting in the block
+where the match starts, and a search of a region reads far enough past it that a match
+starting inside is decided as in the whole text. `Gates.finditer_in_windows` does the same
+for a rule run in its trigger's windows.
 
 Hyperscan is optional (x86-64 wheels only): without it every rule runs over the whole text,
 with the same detections.

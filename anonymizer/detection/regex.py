@@ -7,8 +7,9 @@ number-like strings; capitalised-name heuristics are guarded by word lists (`wor
 
 Speed: every pattern is compiled once; matches can only start at a token boundary and every
 repeat is bounded, so no input makes a rule rescan quadratically; a rule with `anchors` is
-tried only where one of its keywords occurs (found with `str.find`, far faster than letting
-the regex engine try a keyword alternation at every character).
+tried only where one of its keywords occurs (all keywords found in one Hyperscan pass), and
+every other rule only where the shared prefilter pass (`prefilter.py`) says a match can
+start. A new rule must be one of these (tests/anonymizer/detection/test_prefilter.py).
 """
 
 from __future__ import annotations
