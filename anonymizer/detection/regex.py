@@ -224,6 +224,17 @@ def _vat_shape(value: str) -> bool:
     return bool(_VAT_FORMATS.fullmatch(compact))
 
 
+def _iban_shape(value: str) -> bool:
+    """An IBAN's layout (country code, two digits, 11-30 more letters or digits), without
+    its check digits: after the word IBAN a hand-typed account number still counts."""
+    compact = re.sub(r"[ -]", "", value).upper()
+    return compact[:2] in ISO_COUNTRIES and 15 <= len(compact) <= 34
+
+
+def _four_digits(value: str) -> bool:
+    return sum(c.isdigit() for c in value) >= 4
+
+
 # EU (and UK, Swiss, Norwegian) VAT numbers by country, from the EU VIES formats.
 _VAT_FORMATS = re.compile(
     r"ATU\d{8}|BE[01]\d{9}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}"
@@ -341,7 +352,7 @@ US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
     r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 )
-KEY_SEP = r"[ \t]*(?:[:#=]|is|was|-)?[ \t]*\(?"  # between a keyword and its value
+KEY_SEP = r"[ \t]*\)?[ \t]*(?:[:#=]|is|was|-)?[ \t]*\(?"  # between a keyword and its value
 
 # --------------------------------------------------------------------------- refiners
 
@@ -978,9 +989,11 @@ RULES: tuple[Rule, ...] = (
         "secret_assignment",
         "secret",
         _c(
-            r"(?i:\b(?:password|passwd|pwd|passcode|passphrase|pin|api[_ -]?key|secret|token"
-            r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token)\b)(?:[^\n.:=]{0,40}?\b(?:is"
-            r"|was|(?:set|changed|reset)[ ]to)\b[ \t]*[:=]?|[\"']?[ \t]*[:=])[ \t]*[\"']?"
+            r"(?i:\b(?:password|passwd|pwd|pw|passcode|passphrase|pin|api[_ -]?key|secret|token"
+            r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token|senha|contrase(?:ñ|n)a|mot[ ]de"
+            r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
+            r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|(?:set|changed|reset)[ ]to)\b"
+            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:)[ \t]*[\"']?"
             r"([^\s\"'`]{4,80})"
         ),
         MEDIUM,
@@ -989,7 +1002,34 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_secret_value,
         refine=refine_secret_value,
-        anchors=("pass", "pwd", "pin", "api", "secret", "token", "access", "client", "auth"),
+        anchors=(
+            "pass",
+            "pwd",
+            "pw",
+            "pin",
+            "api",
+            "secret",
+            "token",
+            "access",
+            "client",
+            "auth",
+            "senha",
+            "contrase",
+            "mot de passe",
+            "mdp",
+            "passwort",
+            "kennwort",
+            "wachtwoord",
+            "hasło",
+            "haslo",
+            "lösenord",
+            "losenord",
+            "salasana",
+            "heslo",
+            "şifre",
+            "sifre",
+            "parola",
+        ),
     ),
     Rule(
         "high_entropy_token",
@@ -1231,7 +1271,13 @@ RULES: tuple[Rule, ...] = (
             r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer|PAN"
             r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID|UPN|PNC[ ]ID"
             r"|(?:residence[ ])?permit(?:[ ](?:no\.?|number|card))?|aufenthaltstitel(?:[ ]nr\.?)?"
-            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF)\b)"
+            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF|f(?:ø|oe)dselsnr\.?"
+            r"|f(?:ø|oe)dselsnummer|personnr\.?|personal[ ](?:id|identity)[ ](?:number|code|no\.?)"
+            r"|henkil(?:ö|o)tunnus|CPR(?:-nr\.?)?|burgerservicenummer|rijksregisternummer|PhilHealth"
+            r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN|RFC|NSS"
+            r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
+            r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number)"
+            r"(?:\b|(?<=\.)))"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
         ),
@@ -1284,6 +1330,37 @@ RULES: tuple[Rule, ...] = (
             "versicherten",
             "c.f.",
             "cf",
+            "fødsels",
+            "foedsels",
+            "personnr",
+            "personal id",
+            "personal identity",
+            "henkil",
+            "cpr",
+            "burgerservice",
+            "rijksregister",
+            "philhealth",
+            "sss",
+            "umid",
+            "nric",
+            "mykad",
+            "ktp",
+            "nik",
+            "tfn",
+            "rfc",
+            "nss",
+            "cuil",
+            "cuit",
+            "rut",
+            "cédula",
+            "cedula",
+            "ahv",
+            "svnr",
+            "idnr",
+            "cif",
+            "steuernummer",
+            "tax file",
+            "social insurance",
         ),
     ),
     Rule(
@@ -2407,6 +2484,188 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "medical_license",
+        "medical license",
+        _c(
+            r"(?i:\b(?:GMC|NMC(?:[ ]PIN)?|HCPC(?:[ ]reg(?:istration)?)?|GPhC|GDC|AHPRA|NPI|DEA"
+            r"|RCVS|MCRN|RPPS|ADELI|LANR|COREN|SIA[ ]licen[cs]e|state[ ]bar|bar[ ](?:no\.?"
+            r"|number|roll|registration)|SBN|ordinal|colegiad[oa]|tessera|iscrizione|cod\.[ ]reg\."
+            r"|BIG-(?:nummer|registratie)|notary[ ]commission|commission[ ](?:no\.?|number)"
+            r"|(?:professional|practitioner|medical|nursing|practising|practicing)[ ]"
+            r"(?:registration|licen[cs]e|certificate))(?:[ ](?:no\.?|number|n[º°o]\.?|n\.|#|pin))?"
+            r"(?:\b|(?<=\.)))"
+            + KEY_SEP
+            + r"([A-Z]{0,4}[ -]?\d(?:[\dA-Z]|[ -](?=[\dA-Z])){3,19})(?![\w-])"
+        ),
+        MEDIUM,
+        "registration number of a regulated professional after GMC / NMC PIN / HCPC / NPI / "
+        "DEA / AHPRA / bar number / colegiado / n° ordinal / SIA licence keywords",
+        group=1,
+        validate=_four_digits,
+        anchors=(
+            "gmc",
+            "nmc",
+            "hcpc",
+            "gphc",
+            "gdc",
+            "ahpra",
+            "npi",
+            "dea",
+            "rcvs",
+            "mcrn",
+            "rpps",
+            "adeli",
+            "lanr",
+            "coren",
+            "sia",
+            "state bar",
+            "bar ",
+            "sbn",
+            "ordinal",
+            "colegiad",
+            "tessera",
+            "iscrizione",
+            "cod. reg.",
+            "big-",
+            "notary",
+            "commission",
+            "professional",
+            "practitioner",
+            "medical",
+            "nursing",
+            "practising",
+            "practicing",
+        ),
+    ),
+    Rule(
+        "iban_context",
+        "iban",
+        _c(
+            r"(?i:(?<![a-z])iban(?![a-z])(?:[ ](?:no\.?|number))?)[ \t]*(?:[:#=]|is)?[ \t]*"
+            r"((?i:[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?))(?![\w])"
+        ),
+        0.9,
+        "IBAN layout after the word IBAN, also in lower case and when its check digits fail "
+        "(typed by hand)",
+        group=1,
+        validate=_iban_shape,
+        anchors=("iban",),
+    ),
+    Rule(
+        "api_key_live",
+        "secret",
+        _c(r"(?<![\w-])[a-z]{2,8}_(?:live|prod)_[A-Za-z0-9]{16,200}(?![\w-])"),
+        HIGH,
+        "provider-style live key: prefix_live_ or prefix_prod_ and 16+ letters or digits",
+        trigger=Trigger(_c(r"_(?:live|prod)_"), 9, 200),
+    ),
+    Rule(
+        "internal_id_key_value",
+        "internal id",
+        _c(
+            r"(?i:(?<![\w.-])(?:(?:user|customer|cust|account|acct|member|employee|emp|staff"
+            r"|patient|student|subscriber|player|driver|rider)_?(?:id|no|num|number)|device(?:_?id)?"
+            r"|serial(?:_?no)?|imei))[\"']?[ \t]*[=:][ \t]*[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9_:.-]{2,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a person's or device's id in key=value logs (user_id=u_58122, device=R58N31KQZ7A)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "user",
+            "customer",
+            "cust",
+            "account",
+            "acct",
+            "member",
+            "employee",
+            "emp",
+            "staff",
+            "patient",
+            "student",
+            "subscriber",
+            "player",
+            "driver",
+            "rider",
+            "device",
+            "serial",
+            "imei",
+        ),
+    ),
+    Rule(
+        "reference_id_key_value",
+        "reference id",
+        _c(
+            r"(?i:(?<![\w.-])(?:order|payout|payment|invoice|ticket|case|booking|claim|refund|txn"
+            r"|transaction|shipment|policy|reservation|subscription|contract|parcel|tracking)"
+            r"_?(?:id|no|num|number|ref)?)[\"']?[ \t]*=[ \t]*[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9_:.-]{2,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a record's id in key=value logs (payout_id=po_7731903, order=A-55120)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "order",
+            "payout",
+            "payment",
+            "invoice",
+            "ticket",
+            "case",
+            "booking",
+            "claim",
+            "refund",
+            "txn",
+            "transaction",
+            "shipment",
+            "policy",
+            "reservation",
+            "subscription",
+            "contract",
+            "parcel",
+            "tracking",
+        ),
+    ),
+    Rule(
+        "chat_handle_line_start",
+        "handle",
+        _c(
+            r"^([A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z][A-Za-z0-9]*|_\d+)+|[A-Za-z]{2,}\d{2,})"
+            r"(?=:[ ][^\s:]+(?:[ ]+[^\s]+){2})",
+            re.MULTILINE,
+        ),
+        0.6,
+        "a user name (with . or _, or ending in digits) speaking at a line start, followed by "
+        "a sentence of at least three words (not a config key: db_host: localhost)",
+        group=1,
+        requires=(":",),
+    ),
+    Rule(
+        "date_day_month_dotted",
+        "date",
+        _c(
+            r"(?<![\w.,:/-])(?<!(?i:version|release)[ ])(?:0?[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])"
+            r"\.(?![\w.,/-]|[ ]?\d)"
+        ),
+        MEDIUM,
+        "day and month with trailing dots and no year (am 12.03. um 16 Uhr)",
+        trigger=Trigger(_c(r"\.(?:0[1-9]|1[0-2])\.(?!\d)"), 2, 0),
+    ),
+    Rule(
+        "age_be_words",
+        "age",
+        _c(
+            rf"(?i:\b(?:she's|he's|i'm|shes|hes|she[ ]is|he[ ]is|i[ ]am)[ ])({NUMBER_WORD})"
+            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]))"
+        ),
+        MEDIUM,
+        "an age in words after she's / he's / I'm: she's eleven now",
+        group=1,
+        validate=_age_valid,
+        anchors=("she", "he", "i'm", "i am"),
+    ),
+    Rule(
         "chat_handle_speaker",
         "handle",
         _c(
@@ -2492,7 +2751,7 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             r"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged"
-            r"|(?:is|am|was|he's|she's|i'm|they're|we're|you're|you[ ]are|he[ ]is|she[ ]is)"
+            r"|(?:is|am|was|he's|she's|hes|shes|i'm|they're|we're|you're|you[ ]are|he[ ]is|she[ ]is)"
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
@@ -2515,6 +2774,8 @@ RULES: tuple[Rule, ...] = (
             "was ",
             "he's",
             "she's",
+            "hes",
+            "shes",
             "i'm",
             "they're",
             "we're",
