@@ -35,6 +35,7 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.gazetteer import city_detections
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
+from anonymizer.detection.line_language import common_foreign_word, line_language
 from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import (
@@ -53,6 +54,7 @@ COUNTER_EVIDENCE_PENALTY = 0.3
 CONFLICT_PENALTY = 0.3
 STRUCTURED_OVERLAP_PENALTY = 0.5
 STRONG_RULE = 0.9
+FOREIGN_WORDS_PENALTY = 0.4
 RULE_CHUNK_CHARS = 200_000
 RULE_CHUNK_OVERLAP = 16_000  # longer than the longest rule match (a PEM key block)
 
@@ -166,7 +168,40 @@ def score_candidate(
         score -= STRUCTURED_OVERLAP_PENALTY  # "EIN 58" read as an address cuts "58-1458305"
     if d.category == "full person name" and _NAME_CUE.search(text, max(0, d.start - 30), d.start):
         score += 0.1
+    if d.source == "ner" and not agreeing and foreign_words_span(text, d):
+        score -= FOREIGN_WORDS_PENALTY
     return score - text_penalty(text, d, cased)
+
+
+_MAJORITY_CHECKED = frozenset({"full person name", "location"})
+_ALL_CHECKED = frozenset({"organization", "street address"})
+LINE_CONTEXT = 300
+
+
+def foreign_words_span(text: str, d: Detection) -> bool:
+    """A model span in a non-English line made of that language's common words, not names:
+    "Bitte" or "Heizkosten" in a German post, "Fecha de" in a Spanish form (most words for a
+    person or place, every word for an organisation or street line; words in capitals are
+    names or acronyms: "FARMACIA SAN ROCCO", "GLS Bank")."""
+    if d.category not in _MAJORITY_CHECKED and d.category not in _ALL_CHECKED:
+        return False
+    words = [
+        w
+        for w in _ALPHA_WORD.findall(text, d.start, d.end)
+        if w.casefold() not in _CONNECTORS and w not in PARTICLES
+    ]
+    if not words:
+        return False
+    low = max(text.rfind("\n", 0, d.start) + 1, d.start - LINE_CONTEXT)
+    high = text.find("\n", d.end)
+    high = min(len(text) if high < 0 else high, d.end + LINE_CONTEXT)
+    language = line_language(text[low : d.start] + " " + text[d.end : high])
+    if language in (None, "en"):
+        return False
+    common = sum(not w.isupper() and common_foreign_word(w, language) for w in words)
+    if d.category in _ALL_CHECKED:
+        return common == len(words)
+    return 2 * common >= len(words)
 
 
 _ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")

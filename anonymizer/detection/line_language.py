@@ -1,0 +1,56 @@
+"""Which language a line is written in, from word frequencies, to doubt the model there.
+
+The NER model was trained on English text; in a German forum post or a Spanish hotel form
+it reads capitalised nouns and form labels as names and places ("Bitte", "Fecha de",
+"Heizkosten"). A span whose words are common words of the line's own (non-English)
+language and nobody's name is that kind of reading. Frequencies come from wordfreq's small
+word lists (loaded lazily, ~5 MB per language).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from anonymizer.detection.names import is_known_name
+
+LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "fil", "id", "sv", "da", "ro")
+ENGLISH_ZIPF = 3.0  # a word this frequent in English counts as an English word
+ENGLISH_SHARE = 0.5  # a line with at least this share of English words is English
+COMMON_ZIPF = 3.5  # a word this frequent in the line's language is a common word there
+MIN_WORDS = 3
+MAX_WORDS = 24
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[^\W\d_A-Z]{2,}(?![\w'’-])")
+
+
+@cache
+def word_zipf(word: str, language: str) -> float:
+    """The word's frequency in the language on the Zipf scale (0 without wordfreq)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:
+        return 0.0
+    return zipf_frequency(word, language, wordlist="small")
+
+
+def line_language(line: str) -> str | None:
+    """The line's language judged by its lower-case words ("en" when most are English
+    words); None when it has too few of them to tell."""
+    words = [w for w in _LOWER_WORD.findall(line) if w.islower()][:MAX_WORDS]
+    if len(words) < MIN_WORDS:
+        return None
+    english = sum(word_zipf(w, "en") >= ENGLISH_ZIPF for w in words)
+    if english >= ENGLISH_SHARE * len(words):
+        return "en"
+    return max(LANGUAGES, key=lambda lang: sum(word_zipf(w, lang) for w in words))
+
+
+def common_foreign_word(word: str, language: str) -> bool:
+    """A common word of a non-English language that is not a known name ("Bitte" in
+    German, "Fecha" in Spanish; not "Lukas")."""
+    folded = word.casefold()
+    return (
+        language != "en"
+        and word_zipf(folded, language) >= COMMON_ZIPF
+        and not is_known_name(folded)
+    )
