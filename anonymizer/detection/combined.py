@@ -346,7 +346,9 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
     for start, end in words:
         word = text[start:end]
         if d.category == PERSON and (
-            _not_a_name_word(word) or (capitalised and _foreign_lower_word(word))
+            _not_a_name_word(word)
+            or (capitalised and _foreign_lower_word(word))
+            or _HAS_DIGIT.search(word)  # "Kofi, 14" is a name and an age
         ):
             pieces.append([])
         else:

@@ -352,7 +352,16 @@ US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
     r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 )
-KEY_SEP = r"[ \t]*\)?[ \t]*(?:[:#=]|is|was|-)?[ \t]*\(?"  # between a keyword and its value
+# Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM".
+KEY_SEP = r"[ \t]*\)?[ \t]*(?:(?:n[º°]|(?i:nr)|no(?=\.))\.?[ \t]*)?(?:[:#=]|is|was|-)?[ \t]*\(?"
+
+# An identifier after its keyword, also written in groups: "RMT 77120 4458", "0044 1873",
+# "RR 6148 2291 077-4" (letters, then digit groups; a digit group never runs into a decimal).
+_GROUP = r"(?:[ ]\d{2,6}(?:-\d{1,2})?(?![\w-]|[.,]\d)){1,3}"
+ID_VALUE = (
+    rf"#?([A-Z]{{1,4}}{_GROUP}|\d{{2,6}}{_GROUP}"
+    rf"|[A-Za-z0-9][A-Za-z0-9_/-]{{{{min}},24}}(?:{_GROUP})?)(?![\w-])"
+)
 
 # --------------------------------------------------------------------------- refiners
 
@@ -1525,9 +1534,10 @@ RULES: tuple[Rule, ...] = (
             r"|personnel|payroll|matriculation|account|tax|vat|loyalty(?:[ ]card)?|library[ ]card"
             r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
             r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar)(?![\w]))"
+            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer)"
+            r"(?![\w]))"
             + KEY_SEP
-            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{2,24})(?![\w-])"
+            + ID_VALUE.replace("{min}", "2")
         ),
         HIGH,
         "identifier after employee/student/customer/user ID keywords",
@@ -1581,7 +1591,7 @@ RULES: tuple[Rule, ...] = (
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
             r"|job|issue|bug|report)(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
             + KEY_SEP
-            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{3,24})(?![\w-])"
+            + ID_VALUE.replace("{min}", "3")
         ),
         MEDIUM,
         "reference after ticket/case/order/invoice/ref keywords",
@@ -2664,6 +2674,17 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_age_valid,
         anchors=("she", "he", "i'm", "i am"),
+    ),
+    Rule(
+        "gamer_tag",
+        "handle",
+        _c(
+            r"(?<![\w#@.-])(?!(?i:order|ticket|issue|pr|bug|case|ref|invoice|no|nr|item|room|unit"
+            r"|apt|flat|suite|run|build|job|step)#)[A-Za-z][A-Za-z0-9_.-]{1,30}#\d{4,5}(?![\w-])"
+        ),
+        MEDIUM,
+        "a gamer tag: a name and four or five digits after '#' (Bingo#4471)",
+        trigger=Trigger(_c(r"(?<=[\w.-])#\d{4,5}(?![\w-])"), 32, 0),
     ),
     Rule(
         "chat_handle_speaker",
