@@ -180,9 +180,9 @@ LINE_CONTEXT = 300
 
 def foreign_words_span(text: str, d: Detection) -> bool:
     """A model span in a non-English line made of that language's common words, not names:
-    "Bitte" or "Heizkosten" in a German post, "Fecha de" in a Spanish form (most words for a
-    person or place, every word for an organisation or street line; words in capitals are
-    names or acronyms: "FARMACIA SAN ROCCO", "GLS Bank")."""
+    "Bitte" or "Heizkosten" in a German post, "Fecha de" in a Spanish form. More than half
+    the words of a person or place, every word of an organisation or street line; words in
+    capitals ("FARMACIA SAN ROCCO", "GLS Bank") and double-barrelled words count as names."""
     if d.category not in _MAJORITY_CHECKED and d.category not in _ALL_CHECKED:
         return False
     words = [
@@ -195,13 +195,15 @@ def foreign_words_span(text: str, d: Detection) -> bool:
     low = max(text.rfind("\n", 0, d.start) + 1, d.start - LINE_CONTEXT)
     high = text.find("\n", d.end)
     high = min(len(text) if high < 0 else high, d.end + LINE_CONTEXT)
-    language = line_language(text[low : d.start] + " " + text[d.end : high])
+    language = line_language(text[low:high])
     if language in (None, "en"):
         return False
-    common = sum(not w.isupper() and common_foreign_word(w, language) for w in words)
+    common = sum(
+        not w.isupper() and "-" not in w and common_foreign_word(w, language) for w in words
+    )
     if d.category in _ALL_CHECKED:
         return common == len(words)
-    return 2 * common >= len(words)
+    return 2 * common > len(words)
 
 
 _ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")

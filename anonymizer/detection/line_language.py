@@ -10,13 +10,11 @@ word lists (loaded lazily, ~5 MB per language).
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from anonymizer.detection.names import is_known_name
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "fil", "id", "sv", "da", "ro")
-ENGLISH_ZIPF = 3.0  # a word this frequent in English counts as an English word
-ENGLISH_SHARE = 0.5  # a line with at least this share of English words is English
 COMMON_ZIPF = 3.5  # a word this frequent in the line's language is a common word there
 MIN_WORDS = 3
 MAX_WORDS = 24
@@ -33,15 +31,14 @@ def word_zipf(word: str, language: str) -> float:
     return zipf_frequency(word, language, wordlist="small")
 
 
+@lru_cache(maxsize=4096)
 def line_language(line: str) -> str | None:
-    """The line's language judged by its lower-case words ("en" when most are English
-    words); None when it has too few of them to tell."""
+    """The language whose word frequencies best explain the line's lower-case words ("die",
+    "an" and "so" are English words too, so a share of English words is not enough); None
+    when the line has too few of them to tell."""
     words = [w for w in _LOWER_WORD.findall(line) if w.islower()][:MAX_WORDS]
     if len(words) < MIN_WORDS:
         return None
-    english = sum(word_zipf(w, "en") >= ENGLISH_ZIPF for w in words)
-    if english >= ENGLISH_SHARE * len(words):
-        return "en"
     return max(LANGUAGES, key=lambda lang: sum(word_zipf(w, lang) for w in words))
 
 

@@ -1001,7 +1001,8 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:password|passwd|pwd|pw|passcode|passphrase|pin|api[_ -]?key|secret|token"
             r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token|senha|contrase(?:ñ|n)a|mot[ ]de"
             r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
-            r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|(?:set|changed|reset)[ ]to)\b"
+            r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|ist|es|est|è|er|är|jest"
+            r"|(?:set|changed|reset)[ ]to)\b"
             r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:)[ \t]*[\"']?"
             r"([^\s\"'`]{4,80})"
         ),
@@ -2497,7 +2498,7 @@ RULES: tuple[Rule, ...] = (
         "medical_license",
         "medical license",
         _c(
-            r"(?i:\b(?:GMC|NMC(?:[ ]PIN)?|HCPC(?:[ ]reg(?:istration)?)?|GPhC|GDC|AHPRA|NPI|DEA"
+            r"(?i:\b(?:GMC|NMC(?:[ ]PIN)?|HCPC(?:[ ]reg(?:istration|\.)?)?|GPhC|GDC|AHPRA|NPI|DEA"
             r"|RCVS|MCRN|RPPS|ADELI|LANR|COREN|SIA[ ]licen[cs]e|state[ ]bar|bar[ ](?:no\.?"
             r"|number|roll|registration)|SBN|ordinal|colegiad[oa]|tessera|iscrizione|cod\.[ ]reg\."
             r"|BIG-(?:nummer|registratie)|notary[ ]commission|commission[ ](?:no\.?|number)"
@@ -2505,7 +2506,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:registration|licen[cs]e|certificate))(?:[ ](?:no\.?|number|n[º°o]\.?|n\.|#|pin))?"
             r"(?:\b|(?<=\.)))"
             + KEY_SEP
-            + r"([A-Z]{0,4}[ -]?\d(?:[\dA-Z]|[ -](?=[\dA-Z])){3,19})(?![\w-])"
+            + r"([A-Z]{0,4}[ -]?\d(?:[\dA-Z]|[ .-](?=[\dA-Z])){3,19})(?![\w-])"
         ),
         MEDIUM,
         "registration number of a regulated professional after GMC / NMC PIN / HCPC / NPI / "
