@@ -40,6 +40,7 @@ from anonymizer.detection.names import is_known_name
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
+    RELIGION_WORDS,
     NON_NAME,
     NOT_A_NAME,
     PLACES,
@@ -781,8 +782,27 @@ def word_alternation(words: frozenset[str]) -> str:
     return emit(tree)
 
 
+NATIONALITY = word_alternation(NATIONALITY_WORDS)
 _NATIONALITY_WORD = _c(
-    r"(?<![\w'’-])(?:" + word_alternation(NATIONALITY_WORDS) + r")(?![\w'’-])", re.IGNORECASE
+    rf"(?<![\w'’-])(?:{NATIONALITY})(?:-(?:{NATIONALITY}))?(?![\w'’-])", re.IGNORECASE
+)
+# A religion, not inside an institution's name ("Catholic University") nor a given name
+# ("Christian Weber").
+_RELIGION_WORD = _c(
+    r"(?<![\w'’-])(?i:" + word_alternation(RELIGION_WORDS) + r")(?![\w'’]|-(?!ish\b))"
+    r"(?![ ](?i:church|university|school|college|hospital|cathedral|chapel|mission|society"
+    r"|charity|union|community|cent(?:re|er)|association|council|diocese|parish)\b)"
+    r"(?![ ][A-Z][a-z])"
+)
+# A nationality said of a person: "she is Ghanaian", "as a Polish national", "(Portuguese)".
+_NATIONALITY_OF_PERSON = _c(
+    r"(?:(?i:\b(?:is|am|are|was|were|he's|she's|i'm|they're|as|born|raised|nationality"
+    r"|citizenship)[ ]+(?:an?[ ]+)?(?:proud[ ]+|naturali[sz]ed[ ]+|half[ ]+|fellow[ ]+)?)"
+    r"|\((?=\w+\)))"
+    rf"((?i:{NATIONALITY})(?:-(?i:{NATIONALITY}))?)"
+    r"(?=[ ]?(?:[,.;!?)]|$|[ ](?i:national|citizen|man|woman|male|female|guy|girl|boy|lady"
+    r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
+    re.MULTILINE,
 )
 
 _STATE_ZIP_TRIGGER = Trigger(_c(rf"(?<![\w]){US_STATES}[ ]+\d{{5}}"), 140, 12)
@@ -2843,6 +2863,40 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_not_a_common_word,
         anchors=("nationality", "citizenship", "religion", "faith", "ethnicity", "denomination"),
+    ),
+    Rule(
+        "religion_word",
+        "nationality or group",
+        _RELIGION_WORD,
+        MEDIUM,
+        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name",
+        anchors=tuple(sorted(RELIGION_WORDS)),
+    ),
+    Rule(
+        "nationality_of_person",
+        "nationality or group",
+        _NATIONALITY_OF_PERSON,
+        0.8,
+        "a nationality said of a person (is Ghanaian, as a Polish national, born Dutch) or in "
+        "parentheses after a name or document: (Portuguese)",
+        group=1,
+        anchors=(
+            "is",
+            "am",
+            "are",
+            "was",
+            "were",
+            "he's",
+            "she's",
+            "i'm",
+            "they're",
+            "as",
+            "born",
+            "raised",
+            "nationality",
+            "citizenship",
+            "(",
+        ),
     ),
     Rule(
         "nationality_word",

@@ -27,6 +27,8 @@ NEW_RULES = frozenset(
         "date_day_month_dotted",
         "age_be_words",
         "gamer_tag",
+        "religion_word",
+        "nationality_of_person",
     }
 )
 
@@ -79,6 +81,13 @@ def fired(text: str) -> set[tuple[str, str | None]]:
         ("Versicherten-Nr.: insured no. M220418331", "M220418331", "national id"),
         ("personnr. 19870412-4431 noted", "19870412-4431", "national id"),
         ("Residence permit no. ZR4471190 expires soon", "ZR4471190", "national id"),
+        # religions, and nationalities said of a person
+        ("He is a practising Sikh and keeps a turban on.", "Sikh", "nationality or group"),
+        ("Family are Jehovah's Witnesses; she is a Jehovah's Witness too", "Jehovah's Witness", "nationality or group"),
+        ("raised Methodist-ish, these days agnostic", "Methodist", "nationality or group"),
+        ("My landlord is Eritrean, very kind.", "Eritrean", "nationality or group"),
+        ("ID card (Brazilian) expired", "Brazilian", "nationality or group"),
+        ("a Korean-Canadian nurse", "Korean-Canadian", "nationality or group"),
         # dates and ages
         ("Treffen am 07.11. um 18 Uhr", "07.11.", "date"),
         ("Oh and Priya, she's seven now!", "seven", "age"),
@@ -113,6 +122,7 @@ def test_new_rules_find_their_value(text: str, surface: str, category: str) -> N
         "Order#55123 shipped; see issue#20931",
         "Ticket sold 12 300 units in 2024",
         "IBAN checks: a 4-letter bank code follows the country.",
+        "Christian Obi joined the Catholic University of Leuven and the Baptist Church choir.",
     ],
 )
 def test_new_rules_leave_the_guideline_s_negatives_alone(text: str) -> None:
