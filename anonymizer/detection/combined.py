@@ -380,13 +380,15 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
 # "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".
 _AGE_AFTER_NAME = re.compile(
     rf"(?:,[ ](\d{{1,3}})(?:,[ ](?=[a-z])|(?=[.;]|[ ](?:of|from|who|was|is|and|has|had|lives"
-    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}|(?i:{NUMBER_WORD}))\))"
+    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}(?:[ ]?(?i:years?|yrs|J\.))?"
+    rf"|(?i:{NUMBER_WORD})(?:[ ](?i:years?))?)(?:\)|,[ ]))"
 )
 AGE_AFTER_NAME_SCORE = 0.7
 
 
 def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
-    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)"."""
+    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)",
+    "Lena (seven years)", "Ana (9, at St Mary's)"."""
     found = []
     for d in kept:
         if d.category != PERSON or d.score < MIN_SEED_SCORE:

@@ -547,8 +547,15 @@ def refine_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+_URL_CREDENTIALS = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s/@]{1,200}@", re.IGNORECASE)
+
+
 def refine_url(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """Drop trailing sentence punctuation, keeping a ')' that closes a '(' inside the URL."""
+    """Drop trailing sentence punctuation, keeping a ')' that closes a '(' inside the URL; a
+    URL that carries credentials (scheme://user:password@host, a key as its user) is a
+    service's address, and its secret is found on its own."""
+    if _URL_CREDENTIALS.match(text, start, end):
+        return None
     while end > start:
         last = text[end - 1]
         if last in ".,;:!?'\"]}>" or (
@@ -642,6 +649,30 @@ def _secret_value(value: str) -> bool:
     return len(core) >= 4 and (any(not c.isalpha() for c in core) or (core[1:] != core[1:].lower()))
 
 
+_NOT_A_CODE_BEFORE = re.compile(
+    r"(?i)\b(?:postal|post|zip|area|country|dial(?:ling)?|error|status|exit|return|tariff|hs"
+    r"|sort|swift|bank|branch|iata|airport|product|item|discount|promo|coupon|voucher|course"
+    r"|module|dress|source|qr|bar|colou?r|style|class|tax|building|fault|reason|response"
+    r"|cost|nace|sic|naics|icd|cpt|billing|booking|confirmation|reference|ref)[ -]?$"
+)
+
+
+def refine_code_value(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A one-time / backup / access code, not a postal, error, product or booking code."""
+    keyword = re.search(
+        r"(?i)\b(?:codes?|otp|pin|passcode|tan)\b", text[max(0, start - 60) : start]
+    )
+    if keyword is None:
+        return start, end
+    before = text[max(0, start - 60) : start][: keyword.start()]
+    return (
+        None
+        if _NOT_A_CODE_BEFORE.search(before.rstrip())
+        or before.rstrip().endswith(tuple("0123456789"))
+        else (start, end)
+    )
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -688,7 +719,7 @@ _DATE_MONTH_DAY = _c(
 # "on the 14th", "by the 3rd": a day of the current month, not "the 3rd floor".
 _DATE_WEEKDAY_ORDINAL = _c(
     r"(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
-    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+the[ ]+{_DAY}(?:st|nd|rd|th))\b"
+    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+(?:the[ ]+)?{_DAY}(?:st|nd|rd|th))\b"
 )
 # A day and month without a year, both written with two digits ("01/02", "26/11"), as in
 # statement columns and "until 15/09"; not scores ("24/7") or fractions.
@@ -697,8 +728,10 @@ _DATE_DAY_MONTH_NUMERIC = _c(
 )
 _DATE_ORDINAL_DAY = _c(
     rf"(?i:\b(?:on|by|until|till|before|after|since|from|for|due|dated)[ ]+)(the[ ]+{_DAY}"
-    r"(?:st|nd|rd|th))\b(?![ ]+(?!at\b|and\b|or\b|to\b|in\b|for\b|is\b|was\b|would\b"
-    r"|will\b|works?\b|then\b|instead\b|please\b)[\w])"
+    r"(?:st|nd|rd|th))\b(?![ ]+(?i:floor|time|place|row|century|edition|grade|year|round"
+    r"|generation|attempt|one|item|page|door|lap|level|step|stage|quarter|minute|house|street"
+    r"|avenue|person|child|son|daughter|largest|biggest|best|most|of[ ]the|percentile|amendment"
+    r"|anniversary|birthday)\b|-\w)"
 )
 # German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
 # ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
@@ -714,6 +747,58 @@ _DATE_INTL = _c(
     _first(r"\d", r"[\w/.,-]")
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
+)
+WEEKDAY_ANCHORS = (
+    "mon",
+    "tue",
+    "wed",
+    "thu",
+    "fri",
+    "sat",
+    "sun",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "samstag",
+    "sonntag",
+    "lunes",
+    "martes",
+    "miércoles",
+    "miercoles",
+    "jueves",
+    "viernes",
+    "sábado",
+    "sabado",
+    "domingo",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "luned",
+    "marted",
+    "mercoled",
+    "gioved",
+    "venerd",
+    "sabato",
+    "domenica",
+    "segunda",
+    "terça",
+    "terca",
+    "quarta",
+    "quinta",
+    "sexta",
+    "mo",
+    "di",
+    "mi",
+    "do",
+    "fr",
+    "sa",
+    "so",
 )
 _MONTH_ANCHORS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())
 _WEEKDAY_BEFORE = re.compile(
@@ -1022,7 +1107,7 @@ RULES: tuple[Rule, ...] = (
             r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token|senha|contrase(?:ñ|n)a|mot[ ]de"
             r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
             r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|ist|es|est|è|er|är|jest"
-            r"|(?:set|changed|reset)[ ]to)\b"
+            r"|(?:set|changed|reset)[ ]to)\b(?:[ ](?:still|now|currently|noch))?"
             r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:)[ \t]*[\"']?"
             r"([^\s\"'`]{4,80})"
         ),
@@ -1507,14 +1592,36 @@ RULES: tuple[Rule, ...] = (
         "drivers_license",
         "driver's license",
         _c(
-            r"(?i:\b(?:driver'?s?|driving)[ ]licen[cs]e(?:[ ](?:number|no\.?|num|#|id))?"
+            r"(?i:\b(?:(?:driver'?s?|driving)[ ]licen[cs]e|f(?:ü|ue)hrerschein|permis[ ]de[ ]conduire"
+            r"|carn[eé]t?[ ]de[ ]conducir|licencia[ ]de[ ]conducir|patente[ ]di[ ]guida|rijbewijs"
+            r"|prawo[ ]jazdy|k(?:ö|ø)rkort|k(?:ø)rekort|ajokortti|carta[ ]de[ ]condução|CNH)"
+            r"(?:[ -](?:number|no\.?|num|#|id|nr\.?|nummer|n[º°o]\.?)|nummer)?"
             r"|\bDL(?:[ ]?(?:number|no\.?|#))?)" + KEY_SEP + r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
         ),
         HIGH,
         "licence number after driver's/driving licence or DL",
         group=1,
         validate=_has_digit,
-        anchors=("driver", "driving", "dl"),
+        anchors=(
+            "driver",
+            "driving",
+            "dl",
+            "führerschein",
+            "fuehrerschein",
+            "permis de conduire",
+            "carnet de conducir",
+            "carné de conducir",
+            "licencia de conducir",
+            "patente di guida",
+            "rijbewijs",
+            "prawo jazdy",
+            "körkort",
+            "kørkort",
+            "kørekort",
+            "ajokortti",
+            "carta de condução",
+            "cnh",
+        ),
     ),
     Rule(
         "license_plate",
@@ -1552,13 +1659,11 @@ RULES: tuple[Rule, ...] = (
         "internal id",
         _c(
             r"(?i:\b(?:employee|staff|student|pupil|member|membership|customer|client|user|badge"
-            r"|personnel|payroll|matriculation|account|tax|vat|loyalty(?:[ ]card)?|library[ ]card"
+            r"|personnel|payroll|matriculation|account|loyalty(?:[ ]card)?|library[ ]card"
             r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
             r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
             r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer)"
-            r"(?![\w]))"
-            + KEY_SEP
-            + ID_VALUE.replace("{min}", "2")
+            r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
         HIGH,
         "identifier after employee/student/customer/user ID keywords",
@@ -1577,8 +1682,6 @@ RULES: tuple[Rule, ...] = (
             "payroll",
             "matriculation",
             "account",
-            "tax",
-            "vat",
             "emp",
             "eid",
             "uid",
@@ -2687,14 +2790,14 @@ RULES: tuple[Rule, ...] = (
         "age_be_words",
         "age",
         _c(
-            rf"(?i:\b(?:she's|he's|i'm|shes|hes|she[ ]is|he[ ]is|i[ ]am)[ ])({NUMBER_WORD})"
-            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]))"
+            rf"(?i:\b(?:she's|he's|i'm|shes|hes|im|she[ ]is|he[ ]is|i[ ]am)[ ])({NUMBER_WORD})"
+            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]|[ ]*(?:\n|$)))"
         ),
         MEDIUM,
         "an age in words after she's / he's / I'm: she's eleven now",
         group=1,
         validate=_age_valid,
-        anchors=("she", "he", "i'm", "i am"),
+        anchors=("she", "he", "i'm", "im", "i am"),
     ),
     Rule(
         "gamer_tag",
@@ -2706,6 +2809,122 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a gamer tag: a name and four or five digits after '#' (Bingo#4471)",
         trigger=Trigger(_c(r"(?<=[\w.-])#\d{4,5}(?![\w-])"), 32, 0),
+    ),
+    Rule(
+        "date_weekday_day",
+        "date",
+        _c(
+            r"(?:(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|luned[ìi]|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato|domenica|segunda|ter[çc]a|quarta|quinta|sexta))\.?,?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
+            r"|\b(?:Mo|Di|Mi|Do|Fr|Sa|So)\.?,?[ ]+(?=\d{1,2}\.(?!\d)))"
+            r"(?:3[01]|[12]\d|0?[1-9])(?:\.|(?:/(?:1[0-2]|0?[1-9]))(?![/\d]))?"
+            r"(?![\d:]|[.,]\d|[ ]?(?i:am|pm|h|uhr|hrs?|min|%|x|times|people|pax)\b)"
+            rf"(?![ ]+(?:de[ ]+)?(?i:{MONTH}|{MONTH_INTL}))"
+        ),
+        MEDIUM,
+        "a weekday and a day of the month in English, German, Spanish, French, Italian or "
+        "Portuguese (jueves 17, Fr 17., Wed 3/4)",
+        anchors=WEEKDAY_ANCHORS,
+    ),
+    Rule(
+        "date_airline",
+        "date",
+        _c(
+            r"(?<![\w])(?:0[1-9]|[12]\d|3[01])(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"
+            r"(?:\d{2})?(?![\w])"
+        ),
+        MEDIUM,
+        "airline-style date: 05APR, 11APR25",
+        trigger=Trigger(_c(r"\d(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"), 1, 2),
+    ),
+    Rule(
+        "date_day_month_short",
+        "date",
+        _c(
+            r"(?i:\b(?:on|from|until|till|since|by|started|due|dated|before|after|emails?[ ]of"
+            r"|letters?[ ]of|am|le|el|il|vom|bis|ab)[ ])(?!24/7)"
+            r"((?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9]))(?![\w/-]|[.,]\d)"
+        ),
+        LOW + 0.1,
+        "day/month without a year after on / from / until / since: on 12/9, started 13/3",
+        group=1,
+        anchors=(
+            "on ",
+            "from ",
+            "until ",
+            "till ",
+            "since ",
+            "by ",
+            "started ",
+            "due ",
+            "dated ",
+            "before ",
+            "after ",
+            "email",
+            "letter",
+            "am ",
+            "le ",
+            "el ",
+            "il ",
+            "vom ",
+            "bis ",
+            "ab ",
+        ),
+    ),
+    Rule(
+        "one_time_code",
+        "secret",
+        _c(
+            r"(?i:\b(?:(?:one-time|verification|security|backup|recovery|login|access|reset|sms"
+            r"|auth(?:entication)?|2fa|mfa)[ ])?(?:codes?|otp|pin|passcode|tan)\b"
+            r"(?:[ ](?:is|are|was|were))?(?:[ ](?:still|now))?[ \t]*[:=#]?[ \t]*[\"“']?)"
+            r"(\d{3}[ -]\d{3}|\d{4}-\d{4}|\d{4,8}|\d(?:[ ]\d){3,7})(?![\w-]|[.,]\d)"
+        ),
+        MEDIUM,
+        "digits after code / OTP / PIN / passcode (code 482913, OTP 604 771, backup codes are "
+        "8841-2290), not after postal / error / product / booking code",
+        group=1,
+        refine=refine_code_value,
+        anchors=(
+            "one-time",
+            "verification",
+            "security",
+            "backup",
+            "recovery",
+            "login",
+            "access",
+            "reset",
+            "sms",
+            "auth",
+            "2fa",
+            "mfa",
+            "code",
+            "otp",
+            "pin",
+            "passcode",
+            "tan",
+        ),
+    ),
+    Rule(
+        "command_line_password",
+        "secret",
+        _c(
+            r"(?:\bmysql(?:dump|admin)?\b[^\n]{0,80}?[ ]-p(?=\S)|[ ]-pass(?:in|out)?[ ]pass:"
+            r"|[ ]--password[= ](?=\S))"
+            r"([^\s\"'`]{3,128})"
+        ),
+        HIGH,
+        "password on a command line (mysql -pX, openssl -pass pass:X, --password=X)",
+        group=1,
+        requires=("mysql", "-pass", "--password"),
+    ),
+    Rule(
+        "url_key",
+        "secret",
+        _c(r"[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_-]{20,128})@", re.IGNORECASE),
+        HIGH,
+        "a long key as a URL's user (Sentry DSN https://<key>@host)",
+        group=1,
+        requires=("://",),
     ),
     Rule(
         "chat_handle_speaker",

@@ -29,6 +29,12 @@ NEW_RULES = frozenset(
         "gamer_tag",
         "religion_word",
         "nationality_of_person",
+        "date_weekday_day",
+        "date_airline",
+        "date_day_month_short",
+        "one_time_code",
+        "command_line_password",
+        "url_key",
     }
 )
 
@@ -53,11 +59,23 @@ def fired(text: str) -> set[tuple[str, str | None]]:
         ("Abogada colegiada nº 55.812 del ICAM", "55.812", "medical license"),
         ("Inscrit à l'Ordre sous le n° ordinal 33019", "33019", "medical license"),
         ("Counsel: R. Diaz, State Bar No. 2871144", "2871144", "medical license"),
-        ("bouncer on duty: SIA licence 4401 2290 7731 1006", "4401 2290 7731 1006", "medical license"),
+        (
+            "bouncer on duty: SIA licence 4401 2290 7731 1006",
+            "4401 2290 7731 1006",
+            "medical license",
+        ),
         # IBAN after the word IBAN: lower case, and with check digits typed wrong
         ("please pay to iban nl12 abna 0417 1643 00 today", "nl12 abna 0417 1643 00", "iban"),
-        ("IBAN: ES12 2100 0418 4502 0005 1399 (typed from the letter)", "ES12 2100 0418 4502 0005 1399", "iban"),
-        ("payee_iban=FR12 3000 6000 0112 3456 7890 189\n", "FR12 3000 6000 0112 3456 7890 189", "iban"),
+        (
+            "IBAN: ES12 2100 0418 4502 0005 1399 (typed from the letter)",
+            "ES12 2100 0418 4502 0005 1399",
+            "iban",
+        ),
+        (
+            "payee_iban=FR12 3000 6000 0112 3456 7890 189\n",
+            "FR12 3000 6000 0112 3456 7890 189",
+            "iban",
+        ),
         # identifiers in key=value log lines
         ("INFO billing: customer_id=c_448120 plan=pro", "c_448120", "internal id"),
         ("WARN sync device_id=QX7731KLP0 lost heartbeat", "QX7731KLP0", "internal id"),
@@ -83,13 +101,31 @@ def fired(text: str) -> set[tuple[str, str | None]]:
         ("Residence permit no. ZR4471190 expires soon", "ZR4471190", "national id"),
         # religions, and nationalities said of a person
         ("He is a practising Sikh and keeps a turban on.", "Sikh", "nationality or group"),
-        ("Family are Jehovah's Witnesses; she is a Jehovah's Witness too", "Jehovah's Witness", "nationality or group"),
+        (
+            "Family are Jehovah's Witnesses; she is a Jehovah's Witness too",
+            "Jehovah's Witness",
+            "nationality or group",
+        ),
         ("raised Methodist-ish, these days agnostic", "Methodist", "nationality or group"),
         ("My landlord is Eritrean, very kind.", "Eritrean", "nationality or group"),
         ("ID card (Brazilian) expired", "Brazilian", "nationality or group"),
         ("a Korean-Canadian nurse", "Korean-Canadian", "nationality or group"),
         # dates and ages
         ("Treffen am 07.11. um 18 Uhr", "07.11.", "date"),
+        ("la fontanera viene el viernes 14, por la tarde", "viernes 14", "date"),
+        ("Abholung Di 4. ab 9 Uhr", "Di 4.", "date"),
+        ("Interviewed Thu 9th with a solicitor", "Thu 9th", "date"),
+        ("On the 11th they wrote back", "the 11th", "date"),
+        ("Flight LH 400  Mo 14MAR  FRA 13:05", "14MAR", "date"),
+        ("Seen in clinic on 4/6, stitches out", "4/6", "date"),
+        ("lol im twelve\nso what", "twelve", "age"),
+        # codes and passwords on command lines and in URLs
+        ("Your verification code is 550 913. Do not share it.", "550 913", "secret"),
+        ("the key safe code: 2 0 1 8", "2 0 1 8", "secret"),
+        ("my recovery codes are 4471-0092 and", "4471-0092", "secret"),
+        ("mysqldump -u backup -pS3cure!x shop > dump.sql", "S3cure!x", "secret"),
+        ("Führerscheinnummer: B072RRE2I55", "B072RRE2I55", "driver's license"),
+        ("permis de conduire n° 12AB34567", "12AB34567", "driver's license"),
         ("Oh and Priya, she's seven now!", "seven", "age"),
         ("my niece? shes 19, studying in Leeds", "19", "age"),
     ],
@@ -123,6 +159,9 @@ def test_new_rules_find_their_value(text: str, surface: str, category: str) -> N
         "Ticket sold 12 300 units in 2024",
         "IBAN checks: a 4-letter bank code follows the country.",
         "Christian Obi joined the Catholic University of Leuven and the Baptist Church choir.",
+        "Enter your postal code 10115 and the error code 5003; promo code 2024 applies.",
+        "Support 24/7 on weekdays; so 17 people came; do 20 push-ups on Friday 13 June.",
+        "Standup Fri 9:30, retro Monday 5 pm; room code B12.",
     ],
 )
 def test_new_rules_leave_the_guideline_s_negatives_alone(text: str) -> None:
@@ -185,3 +224,25 @@ def test_a_person_span_is_cut_before_an_age() -> None:
     kept = combine(text, [], [ner(text, "Tomasz, 12")])
     assert ("Tomasz", "full person name") in {(text[d.start : d.end], d.category) for d in kept}
     assert ("12", "age") in {(text[d.start : d.end], d.category) for d in kept}
+
+
+def test_an_age_in_parentheses_after_a_name_may_carry_its_unit_or_a_comma() -> None:
+    for text, age in (
+        ("Ingrid (sixty years) lives alone", "sixty years"),
+        ("her brother Ingrid (14, at the grammar school) saw it", "14"),
+        ("Patientin: Ingrid (73 J.)", "73 J."),
+    ):
+        kept = combine(text, [], [ner(text, "Ingrid")])
+        assert (age, "age") in {(text[d.start : d.end], d.category) for d in kept}, text
+
+
+def test_a_url_with_credentials_gives_way_to_its_secret() -> None:
+    text = "DB_URL=postgres://app:Hx7-pL2q9@db.internal:5432/app"
+    assert found(text).get("Hx7-pL2q9") == "secret"
+    assert "url" not in found(text).values()
+
+
+def test_a_key_used_as_a_url_s_user_is_a_secret() -> None:
+    text = "GLITCHTIP_DSN=https://0f1e2d3c4b5a69788796a5b4c3d2e1f0@errors.example/3"
+    assert ("0f1e2d3c4b5a69788796a5b4c3d2e1f0", "url_key") in fired(text)
+    assert "url" not in found(text).values()
