@@ -40,10 +40,10 @@ from anonymizer.detection.names import is_known_name
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
-    RELIGION_WORDS,
     NON_NAME,
     NOT_A_NAME,
     PLACES,
+    RELIGION_WORDS,
     STARTERS,
     STOP_AFTER_NAME,
 )
@@ -748,6 +748,14 @@ _DATE_INTL = _c(
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
 )
+# Weekday names in English, German, Spanish, French, Italian and Portuguese.
+WEEKDAY_NAMES = (
+    r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?|montag|dienstag|mittwoch|donnerstag|freitag|samstag"
+    r"|sonntag|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi"
+    r"|mercredi|jeudi|vendredi|samedi|dimanche|luned[ìi]|marted[ìi]|mercoled[ìi]"
+    r"|gioved[ìi]|venerd[ìi]|sabato|domenica|segunda|ter[çc]a|quarta|quinta|sexta"
+)
 WEEKDAY_ANCHORS = (
     "mon",
     "tue",
@@ -1389,7 +1397,8 @@ RULES: tuple[Rule, ...] = (
             r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF|f(?:ø|oe)dselsnr\.?"
             r"|f(?:ø|oe)dselsnummer|personnr\.?|personal[ ](?:id|identity)[ ](?:number|code|no\.?)"
             r"|henkil(?:ö|o)tunnus|CPR(?:-nr\.?)?|burgerservicenummer|rijksregisternummer|PhilHealth"
-            r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN|RFC|NSS"
+            r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN"
+            r"|RFC|NSS"
             r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
             r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number)"
             r"(?:\b|(?<=\.)))"
@@ -1592,7 +1601,8 @@ RULES: tuple[Rule, ...] = (
         "drivers_license",
         "driver's license",
         _c(
-            r"(?i:\b(?:(?:driver'?s?|driving)[ ]licen[cs]e|f(?:ü|ue)hrerschein|permis[ ]de[ ]conduire"
+            r"(?i:\b(?:(?:driver'?s?|driving)[ ]licen[cs]e|f(?:ü|ue)hrerschein"
+            r"|permis[ ]de[ ]conduire"
             r"|carn[eé]t?[ ]de[ ]conducir|licencia[ ]de[ ]conducir|patente[ ]di[ ]guida|rijbewijs"
             r"|prawo[ ]jazdy|k(?:ö|ø)rkort|k(?:ø)rekort|ajokortti|carta[ ]de[ ]condução|CNH)"
             r"(?:[ -](?:number|no\.?|num|#|id|nr\.?|nummer|n[º°o]\.?)|nummer)?"
@@ -2814,7 +2824,7 @@ RULES: tuple[Rule, ...] = (
         "date_weekday_day",
         "date",
         _c(
-            r"(?:(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|luned[ìi]|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato|domenica|segunda|ter[çc]a|quarta|quinta|sexta))\.?,?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
+            rf"(?:(?i:\b(?:{WEEKDAY_NAMES}))\.?,?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
             r"|\b(?:Mo|Di|Mi|Do|Fr|Sa|So)\.?,?[ ]+(?=\d{1,2}\.(?!\d)))"
             r"(?:3[01]|[12]\d|0?[1-9])(?:\.|(?:/(?:1[0-2]|0?[1-9]))(?![/\d]))?"
             r"(?![\d:]|[.,]\d|[ ]?(?i:am|pm|h|uhr|hrs?|min|%|x|times|people|pax)\b)"
@@ -3012,7 +3022,8 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             r"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged"
-            r"|(?:is|am|was|he's|she's|hes|shes|i'm|they're|we're|you're|you[ ]are|he[ ]is|she[ ]is)"
+            r"|(?:is|am|was|he's|she's|hes|shes|i'm|they're|we're|you're"
+            r"|you[ ]are|he[ ]is|she[ ]is)"
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
