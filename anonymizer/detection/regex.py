@@ -353,8 +353,12 @@ US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
     r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 )
-# Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM".
-KEY_SEP = r"[ \t]*\)?[ \t]*(?:(?:n[º°]|(?i:nr)|no(?=\.))\.?[ \t]*)?(?:[:#=]|is|was|-)?[ \t]*\(?"
+# Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM",
+# "'nie': 'Y2484036G'", "mi DNI es 26477377F".
+KEY_SEP = (
+    r"[\"']?[ \t]*\)?[ \t]*(?:(?:n[º°]|(?i:nr)|no(?=\.))\.?[ \t]*)?"
+    r"(?:[:#=]|is|was|ist|es|est|-)?[ \t]*[(\"']?"
+)
 
 # An identifier after its keyword, also written in groups: "RMT 77120 4458", "0044 1873",
 # "RR 6148 2291 077-4" (letters, then digit groups; a digit group never runs into a decimal).
@@ -671,6 +675,25 @@ def refine_code_value(text: str, start: int, end: int) -> tuple[int, int] | None
         or before.rstrip().endswith(tuple("0123456789"))
         else (start, end)
     )
+
+
+_SYSTEM_ACCOUNTS = frozenset(
+    "root admin administrator postgres mysql app user deploy ubuntu ec2-user centos debian"
+    " git www-data nobody guest test service svc system sa oracle jenkins runner ci".split()
+)
+
+
+_SERVICE_SUFFIXES = tuple(
+    sep + word
+    for sep in "_-"
+    for word in ("svc", "rw", "ro", "worker", "bot", "app", "service", "api", "admin", "user")
+)
+
+
+def _personal_account(value: str) -> bool:
+    """A person's login, not a system or service account (root, postgres, checkout_svc)."""
+    folded = value.casefold()
+    return folded not in _SYSTEM_ACCOUNTS and not folded.endswith(_SERVICE_SUFFIXES)
 
 
 # --------------------------------------------------------------------------- rules
@@ -1227,7 +1250,7 @@ RULES: tuple[Rule, ...] = (
         "handle",
         _c(
             r"(?i:\b(?:user[ ]?name|login[ ]as|login(?=[ ]is\b)|logged[ ]in[ ]as|log[ ]in[ ]as"
-            r"|signed[ ]in[ ]as"
+            r"|signed[ ]in[ ]as|deploying[ ]as|running[ ]as|connected[ ]as|authenticated[ ]as"
             r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
@@ -1241,6 +1264,10 @@ RULES: tuple[Rule, ...] = (
             "logged",
             "log in",
             "signed",
+            "deploying",
+            "running",
+            "connected",
+            "authenticated",
             "screen",
             "nick",
             "alias",
@@ -1400,7 +1427,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN"
             r"|RFC|NSS"
             r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
-            r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number)"
+            r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number"
+            r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card))?)"
             r"(?:\b|(?<=\.)))"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
@@ -1485,6 +1513,9 @@ RULES: tuple[Rule, ...] = (
             "steuernummer",
             "tax file",
             "social insurance",
+            "sv",
+            "versicherten",
+            "medicare",
         ),
     ),
     Rule(
@@ -1723,9 +1754,8 @@ RULES: tuple[Rule, ...] = (
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
-            r"|job|issue|bug|report)(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
-            + KEY_SEP
-            + ID_VALUE.replace("{min}", "3")
+            r"|job|issue|bug|report|dispute|URN|conf\.)(?:[ ](?:id|number|no\.?|num|#|code"
+            r"|ref(?:erence)?))?)" + KEY_SEP + ID_VALUE.replace("{min}", "3")
         ),
         MEDIUM,
         "reference after ticket/case/order/invoice/ref keywords",
@@ -1799,6 +1829,9 @@ RULES: tuple[Rule, ...] = (
             "issue",
             "bug",
             "report",
+            "dispute",
+            "urn",
+            "conf.",
         ),
     ),
     Rule(
@@ -1814,10 +1847,10 @@ RULES: tuple[Rule, ...] = (
         "reference id",
         _c(
             _first("[A-Z]", r"[\w-]")
-            + r"[A-Z]{0,5}-\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
+            + r"[A-Z]{0,5}-(?:\d{2}-)?\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
         ),
         MEDIUM,
-        "LETTERS-digits identifier such as INC-12345 or ABC-2024-0012",
+        "LETTERS-digits identifier such as INC-12345, ABC-2024-0012 or SU-25-0009418",
     ),
     Rule(
         "uuid",
@@ -2436,8 +2469,10 @@ RULES: tuple[Rule, ...] = (
         "username_key_value",
         "handle",
         _c(
-            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent)[ \t]*"
-            r"[=:][ \t]*)[\"']?([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
+            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent"
+            r"|created_by|updated_by|modified_by|requester|requested_by|reporter|reviewer"
+            r"|assigned_to)[\"']?[ \t]*[=:][ \t]*)[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
         ),
         MEDIUM,
         "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
@@ -2454,6 +2489,14 @@ RULES: tuple[Rule, ...] = (
             "owner",
             "assignee",
             "agent",
+            "created_by",
+            "updated_by",
+            "modified_by",
+            "requester",
+            "requested_by",
+            "reporter",
+            "reviewer",
+            "assigned_to",
         ),
     ),
     Rule(
@@ -2935,6 +2978,87 @@ RULES: tuple[Rule, ...] = (
         "a long key as a URL's user (Sentry DSN https://<key>@host)",
         group=1,
         requires=("://",),
+    ),
+    Rule(
+        "url_user",
+        "handle",
+        _c(r"[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9][\w.-]{1,63}):[^\s@/]{3,128}@", re.IGNORECASE),
+        MEDIUM,
+        "the user of a URL with credentials (postgresql://jdoe:...@host), not a system account",
+        group=1,
+        validate=_personal_account,
+        requires=("://",),
+    ),
+    Rule(
+        "ssh_user",
+        "handle",
+        _c(
+            r"\b(?:ssh|scp|sftp|rsync|mosh)\b[^\n]{0,120}?[ :]([a-z_][a-z0-9_.-]{1,31})@"
+            r"(?=[\w.-]+(?:[:\s/]|$))",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a login in ssh/scp user@host, not a system account",
+        group=1,
+        validate=_personal_account,
+        requires=("ssh", "scp", "sftp", "rsync", "mosh"),
+    ),
+    Rule(
+        "home_directory_user",
+        "handle",
+        _c(r"/home/([a-z_][a-z0-9_.-]{1,31})(?=/|\s|$)", re.MULTILINE),
+        MEDIUM,
+        "the user of a /home/<user>/ path, not a system account",
+        group=1,
+        validate=_personal_account,
+        anchors=("/home/",),
+    ),
+    Rule(
+        "cli_user_flag",
+        "handle",
+        _c(
+            r"(?<![\w-])--(?:assignee|user(?:name)?|login|owner|author|reviewer|reporter)[ =]"
+            r"[\"']?([A-Za-z0-9][A-Za-z0-9._-]{1,38}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a user name after --assignee / --user / --author on a command line",
+        group=1,
+        validate=_personal_account,
+        anchors=("--",),
+    ),
+    Rule(
+        "chat_speaker_dash_time",
+        "handle",
+        _c(
+            r"^([A-Za-z0-9][\w.-]{1,31})[ ]—[ ](?:Today|Yesterday|\d{1,2}/\d{1,2}/\d{2,4})\b",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a user name (digits, dots, dashes or underscores) heading a Discord-style message: "
+        "name — Today at 21:04",
+        group=1,
+        validate=_identifier_like,
+        requires=(" — ",),
+    ),
+    Rule(
+        "vin",
+        "internal id",
+        _c(_first("[A-HJ-NPR-Z0-9]", r"[\w-]") + r"[A-HJ-NPR-Z0-9]{12}\d{4}(?![\w-])"),
+        MEDIUM,
+        "vehicle identification number: 17 characters without I, O or Q, ending in digits, "
+        "with at least three letters",
+        validate=lambda v: sum(c.isalpha() for c in v) >= 3 and sum(c.isdigit() for c in v) >= 6,
+    ),
+    Rule(
+        "uk_nino",
+        "national id",
+        _c(
+            _first("[A-CEGHJ-PR-TW-Z]", r"[\w-]")
+            + r"[A-CEGHJ-NPR-TW-Z](?<!BG)(?<!GB)(?<!NK)(?<!KN)(?<!TN)(?<!NT)(?<!ZZ)"
+            r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![\w-])"
+        ),
+        HIGH,
+        "UK National Insurance number (two prefix letters from the HMRC set, six digits, A-D)",
     ),
     Rule(
         "chat_handle_speaker",

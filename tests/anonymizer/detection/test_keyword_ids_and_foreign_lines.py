@@ -35,6 +35,13 @@ NEW_RULES = frozenset(
         "one_time_code",
         "command_line_password",
         "url_key",
+        "url_user",
+        "ssh_user",
+        "home_directory_user",
+        "cli_user_flag",
+        "chat_speaker_dash_time",
+        "vin",
+        "uk_nino",
     }
 )
 
@@ -246,3 +253,47 @@ def test_a_key_used_as_a_url_s_user_is_a_secret() -> None:
     text = "GLITCHTIP_DSN=https://0f1e2d3c4b5a69788796a5b4c3d2e1f0@errors.example/3"
     assert ("0f1e2d3c4b5a69788796a5b4c3d2e1f0", "url_key") in fired(text)
     assert "url" not in found(text).values()
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "47110815X", "national id"),
+        ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "marta.gil", "handle"),
+        ('{"username":"h.okafor-lee","level":"warn"}', "h.okafor-lee", "handle"),
+        ("mi NIE es X4471203L, gracias", "X4471203L", "national id"),
+        ("SV-Nummer 65 170839 J 003 liegt bei", "65 170839 J 003", "national id"),
+        ("Medicare no. 4417 20913 2 on file", "4417 20913 2", "national id"),
+        ("Listed: PF v DOE (30)   Trial   GL-24-0031877", "GL-24-0031877", "reference id"),
+        ("ombudsman dispute ID OMB0077120 opened", "OMB0077120", "reference id"),
+        ("Reviewer: kat_nguyen_7 left a note", "kat_nguyen_7", "handle"),
+        ("running as priya.raman on build host", "priya.raman", "handle"),
+        ("export DATABASE_URL=mysql://tkowalski:Zx91-kk@db/app", "tkowalski", "handle"),
+        ("rsync -av out/ jdoe@10.20.0.7:backup/", "jdoe", "handle"),
+        ("cp notes.txt /home/mbenali/Desktop/", "mbenali", "handle"),
+        ("gh issue create --assignee sam-okoro", "sam-okoro", "handle"),
+        ("l33t_gamer — Today at 18:02\nhi all", "l33t_gamer", "handle"),
+        ("Van 3 / KP19 XRV  1FTFW1ET5DFC10312  hail damage", "1FTFW1ET5DFC10312", "internal id"),
+        ("her NI number is on file: she gave AB 12 34 56 C", "AB 12 34 56 C", "national id"),
+    ],
+)
+def test_session_rules_find_logins_ids_and_national_numbers(
+    text: str, surface: str, category: str
+) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgres://postgres:s3cret-Pw@db/app and mysql://sync_worker:Aa1-bb2@db",
+        "ssh root@10.0.0.4 then scp f ubuntu@host:/tmp",
+        "ls /home/deploy/ /home/runner/work",
+        "git commit --author root",
+        "Kenji — Today at 21:05",
+        "sha256 9F86D081884C7D659A2FEAE0C5 built; EAN 4006381333931",
+        "Prefix BG 12 34 56 A is never issued; nor is QQ 12 34 56 C.",
+    ],
+)
+def test_session_rules_leave_system_accounts_and_look_alikes_alone(text: str) -> None:
+    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
