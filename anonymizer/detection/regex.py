@@ -696,6 +696,17 @@ def _personal_account(value: str) -> bool:
     return folded not in _SYSTEM_ACCOUNTS and not folded.endswith(_SERVICE_SUFFIXES)
 
 
+_MBI = re.compile(
+    r"[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d"
+    r"[AC-HJKMNP-RT-Y]{2}\d{2}"
+)
+
+
+def _national_id_value(value: str) -> bool:
+    """Has a digit and is not a US Medicare MBI (a record number of its own rule)."""
+    return _has_digit(value) and not _MBI.fullmatch(value.replace("-", ""))
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -754,7 +765,7 @@ _DATE_ORDINAL_DAY = _c(
     r"(?:st|nd|rd|th))\b(?![ ]+(?i:floor|time|place|row|century|edition|grade|year|round"
     r"|generation|attempt|one|item|page|door|lap|level|step|stage|quarter|minute|house|street"
     r"|avenue|person|child|son|daughter|largest|biggest|best|most|of[ ]the|percentile|amendment"
-    r"|anniversary|birthday)\b|-\w)"
+    r"|anniversary|birthday|of)\b|-\w)"
 )
 # German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
 # ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
@@ -1428,7 +1439,7 @@ RULES: tuple[Rule, ...] = (
             r"|RFC|NSS"
             r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
             r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number"
-            r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card))?)"
+            r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card|id))?)"
             r"(?:\b|(?<=\.)))"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
@@ -1436,7 +1447,7 @@ RULES: tuple[Rule, ...] = (
         HIGH,
         "identifier after national ID / insurance ID / NI number / tax ID keywords",
         group=1,
-        validate=_has_digit,
+        validate=_national_id_value,
         anchors=(
             "national",
             "insurance",
@@ -2867,10 +2878,11 @@ RULES: tuple[Rule, ...] = (
         "date_weekday_day",
         "date",
         _c(
-            rf"(?:(?i:\b(?:{WEEKDAY_NAMES}))\.?,?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
+            rf"(?:(?i:\b(?:{WEEKDAY_NAMES}))\.?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
             r"|\b(?:Mo|Di|Mi|Do|Fr|Sa|So)\.?,?[ ]+(?=\d{1,2}\.(?!\d)))"
             r"(?:3[01]|[12]\d|0?[1-9])(?:\.|(?:/(?:1[0-2]|0?[1-9]))(?![/\d]))?"
-            r"(?![\d:]|[.,]\d|[ ]?(?i:am|pm|h|uhr|hrs?|min|%|x|times|people|pax)\b)"
+            r"(?![\d:]|[.,]\d|[ ]?(?i:am|pm|h|uhr|hrs?|min|%|x|times|people|pax)\b"
+            r"|[ ]*(?i:to|till|until|bis|a|-|–)[ ]*\d)"
             rf"(?![ ]+(?:de[ ]+)?(?i:{MONTH}|{MONTH_INTL}))"
         ),
         MEDIUM,
