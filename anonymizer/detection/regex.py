@@ -36,7 +36,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.names import is_known_name
+from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -705,6 +705,19 @@ _MBI = re.compile(
 def _national_id_value(value: str) -> bool:
     """Has a digit and is not a US Medicare MBI (a record number of its own rule)."""
     return _has_digit(value) and not _MBI.fullmatch(value.replace("-", ""))
+
+
+_NAME_BEFORE = re.compile(r"([A-Z][\w'’-]{1,30})[ ](?:\(|is[ ](?:now[ ]|only[ ]|just[ ])?)$")
+
+
+def refine_age_after_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """An age right after a capitalised word that is a name, not a common word ("Piotr
+    (44)", "Alphy is nine"; not "Chapter (12)", "Total is nine")."""
+    m = _NAME_BEFORE.search(text, max(0, start - 48), start)
+    parts = m.group(1).rstrip("'’").split("-") if m else []
+    if not parts or all(map(is_common_non_name, parts)):
+        return None
+    return start, end
 
 
 # --------------------------------------------------------------------------- rules
@@ -2855,7 +2868,8 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             rf"(?i:\b(?:she's|he's|i'm|shes|hes|im|she[ ]is|he[ ]is|i[ ]am)[ ])({NUMBER_WORD})"
-            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]|[ ]*(?:\n|$)))"
+            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]|[ ]*(?:\n|$))"
+            r"|[ ]+[^\w\s])"
         ),
         MEDIUM,
         "an age in words after she's / he's / I'm: she's eleven now",
@@ -3071,6 +3085,48 @@ RULES: tuple[Rule, ...] = (
         ),
         HIGH,
         "UK National Insurance number (two prefix letters from the HMRC set, six digits, A-D)",
+    ),
+    Rule(
+        "age_after_name",
+        "age",
+        _c(
+            r"(?<=[\w'’])(?:[ ]\(|[ ]is[ ](?:now[ ]|only[ ]|just[ ])?)"
+            rf"([1-9]\d?|(?i:{NUMBER_WORD}))"
+            r"(?=\)|[ ]?(?:[,.;!?]|$)|[ ](?:on|until|till|next|this|today|now|and|but|in[ ]\w+"
+            r"|years?|yrs)\b)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age right after a name: Piotr (44), Alphy is nine on the 20th (not Chapter (12))",
+        group=1,
+        validate=_age_valid,
+        refine=refine_age_after_name,
+        requires=("(", " is "),
+    ),
+    Rule(
+        "age_of_child",
+        "age",
+        _c(
+            r"(?i:\b(?:child|infant|minor|baby|boy|girl|son|daughter|kid|toddler|teen|teenager)"
+            r",?[ ])(\d{1,2}[ ]?(?:yrs?|years?|y/o|yo|months?|mos?)(?:[ ]old)?)\b"
+        ),
+        MEDIUM,
+        "an age with its unit after child / son / girl: (child, 9 yrs)",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "child",
+            "infant",
+            "minor",
+            "baby",
+            "boy",
+            "girl",
+            "son",
+            "daughter",
+            "kid",
+            "toddler",
+            "teen",
+        ),
     ),
     Rule(
         "chat_handle_speaker",

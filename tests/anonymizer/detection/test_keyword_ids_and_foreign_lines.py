@@ -42,6 +42,8 @@ NEW_RULES = frozenset(
         "chat_speaker_dash_time",
         "vin",
         "uk_nino",
+        "age_after_name",
+        "age_of_child",
     }
 )
 
@@ -296,4 +298,30 @@ def test_session_rules_find_logins_ids_and_national_numbers(
     ],
 )
 def test_session_rules_leave_system_accounts_and_look_alikes_alone(text: str) -> None:
+    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
+
+
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [
+        ("3  PF v OKORO, Chidi-Ann (27)     Leith", "27"),
+        ("Listed: BRENNAN, Siobhan (twenty-two)", "twenty-two"),
+        ("Our Tobiah is eight on Sunday.", "eight"),
+        ("2. MEYER/LUCA MSTR (child, 6 yrs)", "6 yrs"),
+        ("lol im twelve 🙃 so no", "twelve"),
+    ],
+)
+def test_ages_after_names_and_children_are_found(text: str, surface: str) -> None:
+    assert found(text).get(surface) == "age", found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See Chapter (12) and Tickets (2) in the Follow-Up (3) list.",
+        "The Total is nine. Smith (2019) agrees.",
+        "She has 5 yrs experience as a nurse.",
+    ],
+)
+def test_counts_after_common_words_are_not_ages(text: str) -> None:
     assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
