@@ -6,10 +6,12 @@ Every example was written for this test; none comes from an evaluation set.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.combined import combine, foreign_words_span
+from anonymizer.detection.combined import combine, foreign_words_span, not_a_street_line
 from anonymizer.detection.line_language import common_foreign_word, line_language
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.regex import RegexDetector
@@ -325,3 +327,20 @@ def test_ages_after_names_and_children_are_found(text: str, surface: str) -> Non
 )
 def test_counts_after_common_words_are_not_ages(text: str) -> None:
     assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
+
+
+def test_a_model_street_line_of_common_words_and_a_number_is_doubted() -> None:
+    text = "bitte an der Kasse 2 bezahlen, danke und bis morgen\nan: Onšovecká 269, Praha"
+    assert not_a_street_line(text, ner(text, "Kasse 2", "street address"))
+    assert not not_a_street_line(text, ner(text, "Onšovecká 269", "street address"))
+    text = "Delivered to Flat 6, 12 Mill Lane; call line 211 if late"
+    assert not not_a_street_line(text, ner(text, "Flat 6", "street address"))
+    assert not not_a_street_line(text, ner(text, "12 Mill Lane", "street address"))
+    assert not_a_street_line(text, ner(text, "line 211", "street address"))
+    address = replace(ner(text, "line 211", "street address"), score=0.8)  # the model's
+    assert combine(text, [], [address]) == []
+
+
+def test_a_model_name_without_letters_is_dropped() -> None:
+    text = "Mr & Mrs Obi sent 👍 to the group"
+    assert combine(text, [], [ner(text, "&"), ner(text, "👍")]) == []
