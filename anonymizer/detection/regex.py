@@ -1163,7 +1163,8 @@ RULES: tuple[Rule, ...] = (
             r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
             r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|ist|es|est|è|er|är|jest"
             r"|(?:set|changed|reset)[ ]to)\b(?:[ ](?:still|now|currently|noch))?"
-            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:)[ \t]*[\"']?"
+            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:|[ ](?=[\"“']))"
+            r"[ \t]*[\"“']?"
             r"([^\s\"'`]{4,80})"
         ),
         MEDIUM,
@@ -1275,7 +1276,7 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?i:\b(?:user[ ]?name|login[ ]as|login(?=[ ]is\b)|logged[ ]in[ ]as|log[ ]in[ ]as"
             r"|signed[ ]in[ ]as|deploying[ ]as|running[ ]as|connected[ ]as|authenticated[ ]as"
-            r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
+            r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|will[ ]be|was|:|=|-)?[ \t]*"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
         MEDIUM,
@@ -1620,23 +1621,29 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "sort_code",
         "routing number",
-        _c(r"(?i:\bsort[ ]?code)" + KEY_SEP + r"(\d{2}[- ]?\d{2}[- ]?\d{2})(?![\w-])"),
+        _c(
+            r"(?i:\bsort[ ]?code|\bBSB|\btransit(?:[ ](?:no\.?|number))?"
+            r"|\binstitution(?:[ ](?:no\.?|number))?)"
+            + KEY_SEP
+            + r"(\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}-?\d{3}|\d{5}|\d{3})(?![\w-])"
+        ),
         HIGH,
-        "UK sort code after its keyword",
+        "UK sort code, Australian BSB, Canadian transit and institution numbers after their "
+        "keyword",
         group=1,
-        anchors=("sort",),
+        anchors=("sort", "bsb", "transit", "institution"),
     ),
     Rule(
         "bank_account",
         "bank account number",
         _c(
-            r"(?i:\b(?:account|acct|a/c|konto(?:nummer)?|compte|cuenta|conta)(?:[ ](?:number"
-            r"|no\.?|num|#|nr\.?))?)" + KEY_SEP + r"(\d(?:[ -]?\d){5,16})(?![\w-])"
+            r"(?i:\b(?:account|acct|acc|a/c|konto(?:nummer)?|compte|cuenta|conta|CLABE)"
+            r"(?:[ ](?:number|no\.?|num|#|nr\.?))?)" + KEY_SEP + r"(\d(?:[ -]?\d){5,17})(?![\w-])"
         ),
         HIGH,
         "6–17 digits after account/acct",
         group=1,
-        anchors=("account", "acct", "a/c", "konto", "compte", "cuenta", "conta"),
+        anchors=("account", "acct", "acc", "a/c", "konto", "compte", "cuenta", "conta", "clabe"),
     ),
     Rule(
         "passport",
@@ -1727,7 +1734,7 @@ RULES: tuple[Rule, ...] = (
             r"|personnel|payroll|matriculation|account|loyalty(?:[ ]card)?|library[ ]card"
             r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
             r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer)"
+            r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer)"
             r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
         HIGH,

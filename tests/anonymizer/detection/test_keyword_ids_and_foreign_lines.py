@@ -344,3 +344,25 @@ def test_a_model_street_line_of_common_words_and_a_number_is_doubted() -> None:
 def test_a_model_name_without_letters_is_dropped() -> None:
     text = "Mr & Mrs Obi sent 👍 to the group"
     assert combine(text, [], [ner(text, "&"), ner(text, "👍")]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("pay into BSB 082-401 acc 5512 3390 please", "082-401", "routing number"),
+        ("pay into BSB 082-401 acc 5512 3390 please", "5512 3390", "bank account number"),
+        ("direct deposit: transit 07731, institution 003", "07731", "routing number"),
+        ("CLABE 012180001234567891 for the transfer", "012180001234567891", "bank account number"),
+        ("her username will be tnwosu7 from Monday", "tnwosu7", "handle"),
+        ('you told Sam your password "ruby-tuesday9" on the phone', "ruby-tuesday9", "secret"),
+        ("checked by (emp KX00412) on arrival", "KX00412", "internal id"),
+    ],
+)
+def test_bank_numbers_logins_and_staff_ids_after_their_keyword(
+    text: str, surface: str, category: str
+) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+def test_a_quoted_phrase_after_password_needs_a_password_shape() -> None:
+    assert not {r for _, r in fired('the password "is required"')} & {"secret_assignment"}
