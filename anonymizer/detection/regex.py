@@ -926,6 +926,7 @@ NATIONALITY = word_alternation(NATIONALITY_WORDS)
 _NATIONALITY_WORD = _c(
     rf"(?<![\w'’-])(?:{NATIONALITY})(?:-(?:{NATIONALITY}))?(?![\w'’-])", re.IGNORECASE
 )
+_URL_SCHEME_TRIGGER = Trigger(_c("://"), 21, 200)
 # A religion, not inside an institution's name ("Catholic University") nor a given name
 # ("Christian Weber").
 _RELIGION_WORD = _c(
@@ -935,10 +936,38 @@ _RELIGION_WORD = _c(
     r"(?![ ][A-Z][a-z])"
 )
 # A nationality said of a person: "she is Ghanaian", "as a Polish national", "(Portuguese)".
+# The match starts at the nationality word (fixed-width look-behinds for the context), so
+# the rule shares the nationality words' anchor positions.
+_SAID_OF_PERSON = "|".join(
+    f"(?<={before})"
+    for before in (
+        r"\bis ",
+        r"\bam ",
+        r"\bare ",
+        r"\bwas ",
+        r"\bwere ",
+        r"\bas ",
+        r"\bborn ",
+        r"\braised ",
+        r"\bis a ",
+        r"\bis an ",
+        r"\bas a ",
+        r"\bas an ",
+        r"'s a ",
+        r"'m a ",
+        r"\bhalf ",
+        r"\bproud ",
+        r"\bfellow ",
+        r"naturalised ",
+        r"naturalized ",
+        r"nationality: ",
+        r"nationality ",
+        r"citizenship: ",
+        r"\(",
+    )
+)
 _NATIONALITY_OF_PERSON = _c(
-    r"(?:(?i:\b(?:is|am|are|was|were|he's|she's|i'm|they're|as|born|raised|nationality"
-    r"|citizenship)[ ]+(?:an?[ ]+)?(?:proud[ ]+|naturali[sz]ed[ ]+|half[ ]+|fellow[ ]+)?)"
-    r"|\((?=\w+\)))"
+    rf"(?i:{_SAID_OF_PERSON})"
     rf"((?i:{NATIONALITY})(?:-(?i:{NATIONALITY}))?)"
     r"(?=[ ]?(?:[,.;!?)]|$|[ ](?i:national|citizen|man|woman|male|female|guy|girl|boy|lady"
     r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
@@ -2926,35 +2955,40 @@ RULES: tuple[Rule, ...] = (
         "date_day_month_short",
         "date",
         _c(
-            r"(?i:\b(?:on|from|until|till|since|by|started|due|dated|before|after|emails?[ ]of"
-            r"|letters?[ ]of|am|le|el|il|vom|bis|ab)[ ])(?!24/7)"
-            r"((?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9]))(?![\w/-]|[.,]\d)"
+            r"(?i:"
+            + "|".join(
+                f"(?<={before} )"
+                for before in (
+                    r"\bon",
+                    r"\bfrom",
+                    r"\buntil",
+                    r"\btill",
+                    r"\bsince",
+                    r"\bby",
+                    r"\bstarted",
+                    r"\bdue",
+                    r"\bdated",
+                    r"\bbefore",
+                    r"\bafter",
+                    r"\bemails of",
+                    r"\bemail of",
+                    r"\bletters of",
+                    r"\bletter of",
+                    r"\bam",
+                    r"\ble",
+                    r"\bel",
+                    r"\bil",
+                    r"\bvom",
+                    r"\bbis",
+                    r"\bab",
+                )
+            )
+            + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9]))(?![\w/-]|[.,]\d)"
         ),
         LOW + 0.1,
         "day/month without a year after on / from / until / since: on 12/9, started 13/3",
         group=1,
-        anchors=(
-            "on ",
-            "from ",
-            "until ",
-            "till ",
-            "since ",
-            "by ",
-            "started ",
-            "due ",
-            "dated ",
-            "before ",
-            "after ",
-            "email",
-            "letter",
-            "am ",
-            "le ",
-            "el ",
-            "il ",
-            "vom ",
-            "bis ",
-            "ab ",
-        ),
+        trigger=Trigger(_c(r"(?<![\w/])\d{1,2}/\d{1,2}(?![\w/])"), 0, 0),
     ),
     Rule(
         "one_time_code",
@@ -3010,7 +3044,7 @@ RULES: tuple[Rule, ...] = (
         HIGH,
         "a long key as a URL's user (Sentry DSN https://<key>@host)",
         group=1,
-        requires=("://",),
+        trigger=_URL_SCHEME_TRIGGER,
     ),
     Rule(
         "url_user",
@@ -3020,7 +3054,7 @@ RULES: tuple[Rule, ...] = (
         "the user of a URL with credentials (postgresql://jdoe:...@host), not a system account",
         group=1,
         validate=_personal_account,
-        requires=("://",),
+        trigger=_URL_SCHEME_TRIGGER,
     ),
     Rule(
         "ssh_user",
@@ -3309,23 +3343,7 @@ RULES: tuple[Rule, ...] = (
         "a nationality said of a person (is Ghanaian, as a Polish national, born Dutch) or in "
         "parentheses after a name or document: (Portuguese)",
         group=1,
-        anchors=(
-            "is",
-            "am",
-            "are",
-            "was",
-            "were",
-            "he's",
-            "she's",
-            "i'm",
-            "they're",
-            "as",
-            "born",
-            "raised",
-            "nationality",
-            "citizenship",
-            "(",
-        ),
+        anchors=tuple(sorted(NATIONALITY_WORDS)),
     ),
     Rule(
         "nationality_word",
