@@ -9,6 +9,7 @@ word lists (loaded lazily, ~5 MB per language).
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache, lru_cache
 
@@ -22,13 +23,20 @@ _LOWER_WORD = re.compile(r"(?<![\w'’-])[^\W\d_A-Z]{2,}(?![\w'’-])")
 
 
 @cache
-def word_zipf(word: str, language: str) -> float:
-    """The word's frequency in the language on the Zipf scale (0 without wordfreq)."""
+def _frequencies(language: str) -> dict[str, float]:
+    """wordfreq's small word list for the language (empty without wordfreq)."""
     try:
-        from wordfreq import zipf_frequency
+        from wordfreq import get_frequency_dict
     except ImportError:
-        return 0.0
-    return zipf_frequency(word, language, wordlist="small")
+        return {}
+    return get_frequency_dict(language, wordlist="small")
+
+
+def word_zipf(word: str, language: str) -> float:
+    """The (lower-case, single) word's frequency in the language on the Zipf scale; a dict
+    look-up, much cheaper than tokenising through `wordfreq.zipf_frequency`."""
+    frequency = _frequencies(language).get(word, 0.0)
+    return math.log10(frequency) + 9 if frequency > 0 else 0.0
 
 
 @lru_cache(maxsize=4096)
