@@ -27,12 +27,16 @@ from anonymizer.detection.checksums import (
     codice_fiscale_valid,
     cpf_valid,
     digits_in_phone_range,
+    dni_nie_valid,
+    fodselsnummer_valid,
     iban_valid,
     ipv4_valid,
     ipv6_valid,
     looks_like_secret,
     luhn_checksum_ok,
     luhn_valid,
+    personnummer_valid,
+    pesel_valid,
     phone_plausible,
     ssn_valid,
 )
@@ -718,6 +722,23 @@ def refine_age_after_name(text: str, start: int, end: int) -> tuple[int, int] | 
     if not parts or all(map(is_common_non_name, parts)):
         return None
     return start, end
+
+
+_PROFESSIONAL_BEFORE = re.compile(
+    r"(?i)\b(?:dr|doctor|mbbs|md|frcs|mrcp|mrcgp|gp|consultant|physician|surgeon|nurse|rn|rgn"
+    r"|midwife|pharmacist|physio(?:therapist)?|paramedic|dentist|vet|veterinary|psychologist"
+    r"|therapist|solicitor|barrister|lawyer|attorney|advocate|avv|notary|notaire|architect"
+    r"|engineer|optometrist|radiographer|counsellor|counselor|clinician|prescriber)\b"
+)
+
+
+def refine_professional_registration(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A registration number in a professional's signature or listing (Dr ..., MBBS, Reg.
+    No. ...), not a vehicle's or a company's."""
+    before = text[max(0, start - 90) : start]
+    if re.search(r"(?i)\b(?:vehicle|car|company|companies|charity|vat|trade|business)\b", before):
+        return None
+    return (start, end) if _PROFESSIONAL_BEFORE.search(before) else None
 
 
 # --------------------------------------------------------------------------- rules
@@ -3168,6 +3189,104 @@ RULES: tuple[Rule, ...] = (
             "toddler",
             "teen",
         ),
+    ),
+    Rule(
+        "dni_nie",
+        "national id",
+        _c(_first("[0-9XYZ]", r"[\w-]") + r"\d{7}[ -]?[A-HJ-NP-TV-Z](?![\w-])"),
+        HIGH,
+        "Spanish DNI / NIE whose letter is the number's mod-23 check letter",
+        validate=dni_nie_valid,
+        trigger=Trigger(_c(r"\d{7}[ -]?[A-HJ-NP-TV-Z](?![\w-])"), 1, 0),
+    ),
+    Rule(
+        "eleven_digit_national_id",
+        "national id",
+        _c(_first(r"\d", r"[\w+./-]") + r"\d{10}(?![\w-]|[.,]\d)"),
+        MEDIUM,
+        "11 digits that are a valid Polish PESEL or Norwegian fødselsnummer (birth date and "
+        "check digits)",
+        validate=lambda v: pesel_valid(v) or fodselsnummer_valid(v),
+        trigger=Trigger(_c(r"(?<![\w+./-])\d{11}(?![\w-])"), 0, 0),
+    ),
+    Rule(
+        "personnummer",
+        "national id",
+        _c(_first(r"\d", r"[\w+./-]") + r"(?:\d{7}|\d{5})[-+]\d{4}(?![\w-])"),
+        MEDIUM,
+        "Swedish personnummer YYMMDD-NNNN (or YYYYMMDD-NNNN) with a real date and its Luhn check",
+        validate=personnummer_valid,
+        trigger=Trigger(_c(r"\d{6}[-+]\d{4}(?![\w-])"), 2, 0),
+    ),
+    Rule(
+        "professional_registration",
+        "medical license",
+        _c(
+            r"(?i:\b(?:reg(?:istration)?\.?|licen[cs]e|prescriber|provider|membership)"
+            r"[ ](?:no\.?|number|#|n[º°o]\.?))"
+            + KEY_SEP
+            + r"([A-Z]{0,6}[/ -]?[A-Z0-9]{0,6}[/ -]?\d(?:[\dA-Z]|[/ .-](?=[\dA-Z])){3,19})(?![\w-])"
+        ),
+        MEDIUM,
+        "registration / licence / prescriber number next to a professional's title "
+        "(Dr ..., MBBS · Reg. No. APMC/FMR/48213)",
+        group=1,
+        validate=_four_digits,
+        refine=refine_professional_registration,
+        anchors=("reg", "licen", "prescriber", "provider", "membership"),
+    ),
+    Rule(
+        "platform_handle",
+        "handle",
+        _c(
+            r"(?i:\b(?:ig|insta(?:gram)?|tiktok|twitter|snap(?:chat)?|discord|telegram|skype|twitch"
+            r"|steam|xbox|psn|gamertag|github|gitlab|reddit|linkedin|slack|wechat|line[ ]id|kik"
+            r"|mastodon|bluesky|youtube|yt|ign|roblox)(?:[ ](?:handle|username|user"
+            r"|id|name|tag|account))?(?:[ ]*[:=-]|[ ]is|[ ]@))[ ]*@?"
+            r"([A-Za-z0-9][A-Za-z0-9._#-]{1,30}[A-Za-z0-9])(?![\w@:/-])"
+        ),
+        MEDIUM,
+        "a user name after a platform's name: IG: maria.k, discord - kaito#1234, my insta is x",
+        group=1,
+        validate=_user_value,
+        anchors=(
+            "ig",
+            "insta",
+            "tiktok",
+            "twitter",
+            "snap",
+            "discord",
+            "telegram",
+            "skype",
+            "twitch",
+            "steam",
+            "xbox",
+            "psn",
+            "gamertag",
+            "github",
+            "gitlab",
+            "reddit",
+            "linkedin",
+            "slack",
+            "wechat",
+            "line id",
+            "kik",
+            "mastodon",
+            "bluesky",
+            "youtube",
+            "yt",
+            "ign",
+            "roblox",
+        ),
+    ),
+    Rule(
+        "reddit_user",
+        "handle",
+        _c(r"(?<![\w/])/?u/([A-Za-z0-9_-]{3,20})(?![\w/-])"),
+        MEDIUM,
+        "a Reddit user: u/name",
+        group=1,
+        requires=("u/",),
     ),
     Rule(
         "chat_handle_speaker",

@@ -11,6 +11,12 @@ from dataclasses import replace
 import pytest
 
 from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.checksums import (
+    dni_nie_valid,
+    fodselsnummer_valid,
+    personnummer_valid,
+    pesel_valid,
+)
 from anonymizer.detection.combined import combine, foreign_words_span, not_a_street_line
 from anonymizer.detection.line_language import common_foreign_word, line_language
 from anonymizer.detection.overlaps import resolve_overlaps
@@ -46,6 +52,12 @@ NEW_RULES = frozenset(
         "uk_nino",
         "age_after_name",
         "age_of_child",
+        "dni_nie",
+        "eleven_digit_national_id",
+        "personnummer",
+        "professional_registration",
+        "platform_handle",
+        "reddit_user",
     }
 )
 
@@ -366,3 +378,46 @@ def test_bank_numbers_logins_and_staff_ids_after_their_keyword(
 
 def test_a_quoted_phrase_after_password_needs_a_password_shape() -> None:
     assert not {r for _, r in fired('the password "is required"')} & {"secret_assignment"}
+
+
+def test_national_id_checksums_accept_valid_numbers_and_reject_one_changed_digit() -> None:
+    # Numbers computed by hand from each scheme's published algorithm.
+    assert dni_nie_valid("12345678Z") and not dni_nie_valid("12345678A")
+    assert dni_nie_valid("X1234567L") and not dni_nie_valid("X1234567M")
+    assert pesel_valid("44051401359") and not pesel_valid("44051401358")
+    assert not pesel_valid("44135401351")  # month 13 is no month
+    assert fodselsnummer_valid("01010012356") and not fodselsnummer_valid("01010012357")
+    assert personnummer_valid("811218-9876") and not personnummer_valid("811218-9875")
+    assert personnummer_valid("19811218-9876")
+    assert not personnummer_valid("811318-9876")  # month 13
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("copia del documento 12345678Z adjunta", "12345678Z", "national id"),
+        ("Pracownik 44051401359 zatrudniony", "44051401359", "national id"),
+        ("Swedish ID 811218-9876 on the lease", "811218-9876", "national id"),
+        ("Dr A. Rahman, MBBS · Reg. No. KMC/2011/88412", "KMC/2011/88412", "medical license"),
+        ("IG: luna.rosa_22 if you want the pics", "luna.rosa_22", "handle"),
+        ("my insta is kofi.builds", "kofi.builds", "handle"),
+        ("thanks u/quiet_fern_77 for the tip", "quiet_fern_77", "handle"),
+    ],
+)
+def test_bare_checksummed_ids_registrations_and_platform_handles(
+    text: str, surface: str, category: str
+) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call 07700900123 or order 12345678901; letter 12345678A is not a DNI",
+        "Vehicle reg. no. AB12 CDE; Company reg. no. 08812345; licence no. 4471 for the venue",
+        "GitHub: https://github.com/openorg; Slack: we met; Epic: PROJ-1234",
+        "see r/london and /u/ paths",
+    ],
+)
+def test_checksummed_ids_and_platform_words_leave_look_alikes_alone(text: str) -> None:
+    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
