@@ -347,7 +347,9 @@ _TITLE_WORDS = frozenset(
     "pt patient mr mrs ms mx miss dr prof sir dame rev herr frau fr hr mme mlle sr sra srta"
     " dott dott.ssa sig sig.ra avv ing pan pani sgt pc dc ds insp cpt capt lt col gen bey abi"
     " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
-    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi".split()
+    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
+    " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
+    " agent".split()
 )
 _NON_SPACE = re.compile(r"\S+")
 

@@ -40,7 +40,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.names import is_common_non_name, is_known_name
+from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -741,6 +741,17 @@ def refine_professional_registration(text: str, start: int, end: int) -> tuple[i
     return (start, end) if _PROFESSIONAL_BEFORE.search(before) else None
 
 
+def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_titled_name`, and the name is not only common words (PC Gamer, DC Comics,
+    Nurse Practitioner)."""
+    refined = refine_titled_name(text, start, end)
+    if refined is None:
+        return None
+    words = re.findall(r"[^\W\d_]+", text[refined[0] : refined[1]])
+    common = [w for w in words if zipf(w.casefold()) >= 3.3 and not is_known_name(w)]
+    return None if len(common) == len(words) else refined
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -1151,6 +1162,10 @@ _INTRO_ANCHORS = (
     "saw",
     "see",
     "thank",
+)
+_RANKS = (
+    r"PC|DC|DS|DI|DCI|DSU|Sgt|Insp|PCSO|Cllr|Sheriff|Judge|Officer|Constable|Detective|Sergeant"
+    r"|Inspector|Fr|Sister|Brother|Agent|Coach|Nurse|Councillor|Capt|Lt|Col|Maj|Cpl|Pte"
 )
 _TITLES = r"Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Rev|Herr|Frau|Mme|Mlle|Sr|Sra|Srta|Dott|Sig|Pan|Pani"
 
@@ -3002,14 +3017,17 @@ RULES: tuple[Rule, ...] = (
                     r"\bvom",
                     r"\bbis",
                     r"\bab",
+                    r"\bstart",
                 )
             )
-            + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9]))(?![\w/-]|[.,]\d)"
+            + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])(?:/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
+            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/.-]|[ ]?\d)))"
         ),
         LOW + 0.1,
-        "day/month without a year after on / from / until / since: on 12/9, started 13/3",
+        "day/month without a year after on / from / until / since / start: on 12/9, started "
+        "13/3, start 1.4.",
         group=1,
-        trigger=Trigger(_c(r"(?<![\w/])\d{1,2}/\d{1,2}(?![\w/])"), 0, 0),
+        trigger=Trigger(_c(r"(?<![\w/.])\d{1,2}(?:/\d{1,2}|\.\d{1,2}\.)(?![\w/])"), 0, 0),
     ),
     Rule(
         "one_time_code",
@@ -3473,6 +3491,48 @@ RULES: tuple[Rule, ...] = (
         anchors=tuple(sorted(NATIONALITY_WORDS)),
     ),
     # --- person names
+    Rule(
+        "person_ranked",
+        "full person name",
+        _c(rf"(?<![\w])(?:{_RANKS})\.?[ \t]+({TITLED_RUN}{NAME_END})"),
+        0.8,
+        "capitalised name after a police, court, church or military rank (PC Latham, Sheriff "
+        "Dunlop, Fr. Jose, Agent Ilse)",
+        group=1,
+        refine=refine_ranked_name,
+        anchors=(
+            "agent",
+            "brother",
+            "capt",
+            "cllr",
+            "coach",
+            "col",
+            "constable",
+            "councillor",
+            "cpl",
+            "dc",
+            "dci",
+            "detective",
+            "di",
+            "ds",
+            "dsu",
+            "fr",
+            "insp",
+            "inspector",
+            "judge",
+            "lt",
+            "maj",
+            "nurse",
+            "officer",
+            "pc",
+            "pcso",
+            "pte",
+            "sergeant",
+            "sgt",
+            "sheriff",
+            "sister",
+        ),
+    ),
     Rule(
         "person_titled",
         "full person name",

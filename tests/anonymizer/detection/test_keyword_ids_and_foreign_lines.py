@@ -58,6 +58,7 @@ NEW_RULES = frozenset(
         "professional_registration",
         "platform_handle",
         "reddit_user",
+        "person_ranked",
     }
 )
 
@@ -421,3 +422,27 @@ def test_bare_checksummed_ids_registrations_and_platform_handles(
 )
 def test_checksummed_ids_and_platform_words_leave_look_alikes_alone(text: str) -> None:
     assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("handed the tape to PC Whitcombe at the desk", "Whitcombe", "full person name"),
+        ("Mass said by Fr. Tomasz Wilk", "Tomasz Wilk", "full person name"),
+        ("Vertrag gilt ab 1.4. für alle", "1.4.", "date"),
+    ],
+)
+def test_ranked_names_and_dotted_short_dates(text: str, surface: str, category: str) -> None:
+    assert found(text).get(surface) == category, found(text)
+
+
+def test_ranks_before_common_words_are_not_names() -> None:
+    text = "Read PC Gamer and DC Comics; a Nurse Practitioner saw Sister Act; section 1.4. ends"
+    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
+
+
+def test_a_rank_stays_outside_the_name() -> None:
+    text = "Sheriff Okonjo continued the case."
+    assert ("Okonjo", "person_ranked") in fired(text)
+    kept = combine(text, [], [ner(text, "Sheriff Okonjo")])
+    assert {text[d.start : d.end] for d in kept} == {"Okonjo"}
