@@ -71,124 +71,155 @@ def fired(text: str) -> set[tuple[str, str | None]]:
     return {(text[d.start : d.end], d.rule_id) for d in DETECTOR.detect(text)}
 
 
-@pytest.mark.parametrize(
-    ("text", "surface", "category"),
-    [
-        # medical and other professional licences after their register's keyword
-        ("Signed, Dr A. Mensah, GMC 6123987, duty consultant", "6123987", "medical license"),
-        ("Staff nurse T. Byrne (NMC PIN 09I4821E) gave the dose", "09I4821E", "medical license"),
-        ("Prescriber NPI: 1598234476, clinic fax below", "1598234476", "medical license"),
-        ("Physio: J. Patel, HCPC reg. PH 118273", "PH 118273", "medical license"),
-        ("Dr Marchetti, iscrizione n. 4471 all'Ordine", "4471", "medical license"),
-        ("Abogada colegiada nº 55.812 del ICAM", "55.812", "medical license"),
-        ("Inscrit à l'Ordre sous le n° ordinal 33019", "33019", "medical license"),
-        ("Counsel: R. Diaz, State Bar No. 2871144", "2871144", "medical license"),
-        (
-            "bouncer on duty: SIA licence 4401 2290 7731 1006",
-            "4401 2290 7731 1006",
-            "medical license",
-        ),
-        # IBAN after the word IBAN: lower case, and with check digits typed wrong
-        ("please pay to iban nl12 abna 0417 1643 00 today", "nl12 abna 0417 1643 00", "iban"),
-        (
-            "IBAN: ES12 2100 0418 4502 0005 1399 (typed from the letter)",
-            "ES12 2100 0418 4502 0005 1399",
-            "iban",
-        ),
-        (
-            "payee_iban=FR12 3000 6000 0112 3456 7890 189\n",
-            "FR12 3000 6000 0112 3456 7890 189",
-            "iban",
-        ),
-        # identifiers in key=value log lines
-        ("INFO billing: customer_id=c_448120 plan=pro", "c_448120", "internal id"),
-        ("WARN sync device_id=QX7731KLP0 lost heartbeat", "QX7731KLP0", "internal id"),
-        ('{"order_id": 55012, "status": "shipped"}', "x", "x"),  # JSON ':' only for people
-        ("refund_id=rf_2291044 queued", "rf_2291044", "reference id"),
-        ("WARN hook key=rzp_live_Q81kPz7Yt3MnB20cXa", "rzp_live_Q81kPz7Yt3MnB20cXa", "secret"),
-        # secrets after words for password in other languages, and after a short phrase
-        ("O Wi-Fi: senha da casa: lar0ranja77", "lar0ranja77", "secret"),
-        ("Das WLAN-Passwort ist Sonnenblume#42", "Sonnenblume#42", "secret"),
-        ("contraseña: Pepa-2024 (nueva)", "Pepa-2024", "secret"),
-        ("his pw is tr0ub4dor&3 apparently", "tr0ub4dor&3", "secret"),
-        # chat handles at a line start, gamer tags
-        ("night_owl.77: anyone still up for a round?", "night_owl.77", "handle"),
-        ("add me: Pixel_Fox#20931 on battle.net", "Pixel_Fox#20931", "handle"),
-        # identifiers written in groups after their keyword
-        ("Membership no. 0071 5520 on the card", "0071 5520", "internal id"),
-        ("Frequent flyer KL 774 209 113 on file", "KL 774 209 113", "internal id"),
-        ("Remittance ref: WU 88120 3371 for pickup", "WU 88120 3371", "reference id"),
-        ("Booking ref (PNR): R8TQ4Z", "R8TQ4Z", "reference id"),
-        # national ids after keywords that end in a dot, and more countries' names for them
-        ("Versicherten-Nr.: insured no. M220418331", "M220418331", "national id"),
-        ("personnr. 19870412-4431 noted", "19870412-4431", "national id"),
-        ("Residence permit no. ZR4471190 expires soon", "ZR4471190", "national id"),
-        # religions, and nationalities said of a person
-        ("He is a practising Sikh and keeps a turban on.", "Sikh", "nationality or group"),
-        (
-            "Family are Jehovah's Witnesses; she is a Jehovah's Witness too",
-            "Jehovah's Witness",
-            "nationality or group",
-        ),
-        ("raised Methodist-ish, these days agnostic", "Methodist", "nationality or group"),
-        ("My landlord is Eritrean, very kind.", "Eritrean", "nationality or group"),
-        ("ID card (Brazilian) expired", "Brazilian", "nationality or group"),
-        ("a Korean-Canadian nurse", "Korean-Canadian", "nationality or group"),
-        # dates and ages
-        ("Treffen am 07.11. um 18 Uhr", "07.11.", "date"),
-        ("la fontanera viene el viernes 14, por la tarde", "viernes 14", "date"),
-        ("Abholung Di 4. ab 9 Uhr", "Di 4.", "date"),
-        ("Interviewed Thu 9th with a solicitor", "Thu 9th", "date"),
-        ("On the 11th they wrote back", "the 11th", "date"),
-        ("Flight LH 400  Mo 14MAR  FRA 13:05", "14MAR", "date"),
-        ("Seen in clinic on 4/6, stitches out", "4/6", "date"),
-        ("lol im twelve\nso what", "twelve", "age"),
-        # codes and passwords on command lines and in URLs
-        ("Your verification code is 550 913. Do not share it.", "550 913", "secret"),
-        ("the key safe code: 2 0 1 8", "2 0 1 8", "secret"),
-        ("my recovery codes are 4471-0092 and", "4471-0092", "secret"),
-        ("mysqldump -u backup -pS3cure!x shop > dump.sql", "S3cure!x", "secret"),
-        ("Führerscheinnummer: B072RRE2I55", "B072RRE2I55", "driver's license"),
-        ("permis de conduire n° 12AB34567", "12AB34567", "driver's license"),
-        ("Oh and Priya, she's seven now!", "seven", "age"),
-        ("my niece? shes 19, studying in Leeds", "19", "age"),
-    ],
-)
+POSITIVE = [
+    ("Signed, Dr A. Mensah, GMC 6123987, duty consultant", "6123987", "medical license"),
+    ("Staff nurse T. Byrne (NMC PIN 09I4821E) gave the dose", "09I4821E", "medical license"),
+    ("Prescriber NPI: 1598234476, clinic fax below", "1598234476", "medical license"),
+    ("Physio: J. Patel, HCPC reg. PH 118273", "PH 118273", "medical license"),
+    ("Dr Marchetti, iscrizione n. 4471 all'Ordine", "4471", "medical license"),
+    ("Abogada colegiada nº 55.812 del ICAM", "55.812", "medical license"),
+    ("Inscrit à l'Ordre sous le n° ordinal 33019", "33019", "medical license"),
+    ("Counsel: R. Diaz, State Bar No. 2871144", "2871144", "medical license"),
+    ("bouncer on duty: SIA licence 4401 2290 7731 1006", "4401 2290 7731 1006", "medical license"),
+    ("please pay to iban nl12 abna 0417 1643 00 today", "nl12 abna 0417 1643 00", "iban"),
+    (
+        "IBAN: ES12 2100 0418 4502 0005 1399 (typed from the letter)",
+        "ES12 2100 0418 4502 0005 1399",
+        "iban",
+    ),
+    ("payee_iban=FR12 3000 6000 0112 3456 7890 189\n", "FR12 3000 6000 0112 3456 7890 189", "iban"),
+    ("INFO billing: customer_id=c_448120 plan=pro", "c_448120", "internal id"),
+    ("WARN sync device_id=QX7731KLP0 lost heartbeat", "QX7731KLP0", "internal id"),
+    ("refund_id=rf_2291044 queued", "rf_2291044", "reference id"),
+    ("WARN hook key=rzp_live_Q81kPz7Yt3MnB20cXa", "rzp_live_Q81kPz7Yt3MnB20cXa", "secret"),
+    ("O Wi-Fi: senha da casa: lar0ranja77", "lar0ranja77", "secret"),
+    ("Das WLAN-Passwort ist Sonnenblume#42", "Sonnenblume#42", "secret"),
+    ("contraseña: Pepa-2024 (nueva)", "Pepa-2024", "secret"),
+    ("his pw is tr0ub4dor&3 apparently", "tr0ub4dor&3", "secret"),
+    ("night_owl.77: anyone still up for a round?", "night_owl.77", "handle"),
+    ("add me: Pixel_Fox#20931 on battle.net", "Pixel_Fox#20931", "handle"),
+    ("Membership no. 0071 5520 on the card", "0071 5520", "internal id"),
+    ("Frequent flyer KL 774 209 113 on file", "KL 774 209 113", "internal id"),
+    ("Remittance ref: WU 88120 3371 for pickup", "WU 88120 3371", "reference id"),
+    ("Booking ref (PNR): R8TQ4Z", "R8TQ4Z", "reference id"),
+    ("Versicherten-Nr.: insured no. M220418331", "M220418331", "national id"),
+    ("personnr. 19870412-4431 noted", "19870412-4431", "national id"),
+    ("Residence permit no. ZR4471190 expires soon", "ZR4471190", "national id"),
+    ("He is a practising Sikh and keeps a turban on.", "Sikh", "nationality or group"),
+    (
+        "Family are Jehovah's Witnesses; she is a Jehovah's Witness too",
+        "Jehovah's Witness",
+        "nationality or group",
+    ),
+    ("raised Methodist-ish, these days agnostic", "Methodist", "nationality or group"),
+    ("My landlord is Eritrean, very kind.", "Eritrean", "nationality or group"),
+    ("ID card (Brazilian) expired", "Brazilian", "nationality or group"),
+    ("a Korean-Canadian nurse", "Korean-Canadian", "nationality or group"),
+    ("Treffen am 07.11. um 18 Uhr", "07.11.", "date"),
+    ("la fontanera viene el viernes 14, por la tarde", "viernes 14", "date"),
+    ("Abholung Di 4. ab 9 Uhr", "Di 4.", "date"),
+    ("Interviewed Thu 9th with a solicitor", "Thu 9th", "date"),
+    ("On the 11th they wrote back", "the 11th", "date"),
+    ("Flight LH 400  Mo 14MAR  FRA 13:05", "14MAR", "date"),
+    ("Seen in clinic on 4/6, stitches out", "4/6", "date"),
+    ("lol im twelve\nso what", "twelve", "age"),
+    ("Your verification code is 550 913. Do not share it.", "550 913", "secret"),
+    ("the key safe code: 2 0 1 8", "2 0 1 8", "secret"),
+    ("my recovery codes are 4471-0092 and", "4471-0092", "secret"),
+    ("mysqldump -u backup -pS3cure!x shop > dump.sql", "S3cure!x", "secret"),
+    ("Führerscheinnummer: B072RRE2I55", "B072RRE2I55", "driver's license"),
+    ("permis de conduire n° 12AB34567", "12AB34567", "driver's license"),
+    ("Oh and Priya, she's seven now!", "seven", "age"),
+    ("my niece? shes 19, studying in Leeds", "19", "age"),
+    ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "47110815X", "national id"),
+    ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "marta.gil", "handle"),
+    ('{"username":"h.okafor-lee","level":"warn"}', "h.okafor-lee", "handle"),
+    ("mi NIE es X4471203L, gracias", "X4471203L", "national id"),
+    ("SV-Nummer 65 170839 J 003 liegt bei", "65 170839 J 003", "national id"),
+    ("Medicare no. 4417 20913 2 on file", "4417 20913 2", "national id"),
+    ("Listed: PF v DOE (30)   Trial   GL-24-0031877", "GL-24-0031877", "reference id"),
+    ("ombudsman dispute ID OMB0077120 opened", "OMB0077120", "reference id"),
+    ("Reviewer: kat_nguyen_7 left a note", "kat_nguyen_7", "handle"),
+    ("running as priya.raman on build host", "priya.raman", "handle"),
+    ("export DATABASE_URL=mysql://tkowalski:Zx91-kk@db/app", "tkowalski", "handle"),
+    ("rsync -av out/ jdoe@10.20.0.7:backup/", "jdoe", "handle"),
+    ("cp notes.txt /home/mbenali/Desktop/", "mbenali", "handle"),
+    ("gh issue create --assignee sam-okoro", "sam-okoro", "handle"),
+    ("l33t_gamer — Today at 18:02\nhi all", "l33t_gamer", "handle"),
+    ("Van 3 / KP19 XRV  1FTFW1ET5DFC10312  hail damage", "1FTFW1ET5DFC10312", "internal id"),
+    ("her NI number is on file: she gave AB 12 34 56 C", "AB 12 34 56 C", "national id"),
+    ("3  PF v OKORO, Chidi-Ann (27)     Leith", "27", "age"),
+    ("Listed: BRENNAN, Siobhan (twenty-two)", "twenty-two", "age"),
+    ("Our Tobiah is eight on Sunday.", "eight", "age"),
+    ("2. MEYER/LUCA MSTR (child, 6 yrs)", "6 yrs", "age"),
+    ("lol im twelve 🙃 so no", "twelve", "age"),
+    ("pay into BSB 082-401 acc 5512 3390 please", "082-401", "routing number"),
+    ("pay into BSB 082-401 acc 5512 3390 please", "5512 3390", "bank account number"),
+    ("direct deposit: transit 07731, institution 003", "07731", "routing number"),
+    ("CLABE 012180001234567891 for the transfer", "012180001234567891", "bank account number"),
+    ("her username will be tnwosu7 from Monday", "tnwosu7", "handle"),
+    ('you told Sam your password "ruby-tuesday9" on the phone', "ruby-tuesday9", "secret"),
+    ("checked by (emp KX00412) on arrival", "KX00412", "internal id"),
+    ("copia del documento 12345678Z adjunta", "12345678Z", "national id"),
+    ("Pracownik 44051401359 zatrudniony", "44051401359", "national id"),
+    ("Swedish ID 811218-9876 on the lease", "811218-9876", "national id"),
+    ("Dr A. Rahman, MBBS · Reg. No. KMC/2011/88412", "KMC/2011/88412", "medical license"),
+    ("IG: luna.rosa_22 if you want the pics", "luna.rosa_22", "handle"),
+    ("my insta is kofi.builds", "kofi.builds", "handle"),
+    ("thanks u/quiet_fern_77 for the tip", "quiet_fern_77", "handle"),
+    ("handed the tape to PC Whitcombe at the desk", "Whitcombe", "full person name"),
+    ("Mass said by Fr. Tomasz Wilk", "Tomasz Wilk", "full person name"),
+    ("Vertrag gilt ab 1.4. für alle", "1.4.", "date"),
+]
+
+NEGATIVE = [
+    "Total due: EUR 1.250,00 by 30 June; VAT 19 % included.",
+    "Upgraded to version 2.10. after the 3.11.4 rollback.",
+    "commit 9f3c1e2ab4d7 reverted; build 4471 green",
+    "crash report 3f2b9c1e-8a4d-4f0e-9b7a-2c5d1e0f3a9b attached",
+    "user=root uid=0 service=checkout_svc",
+    "Card ending **** 4471, phone *** *** 0291",
+    "Test card 4242 4242 4242 4242, exp 12/30",
+    "db_host: localhost",
+    "log_level: debug",
+    "Fig.1: Overview of the whole pipeline",
+    "He's one of the founders.",
+    "See RFC 7231 and ISO 8601 for details.",
+    "The medical team met at 10:00; licence fee GBP 120.",
+    "Order#55123 shipped; see issue#20931",
+    "Ticket sold 12 300 units in 2024",
+    "IBAN checks: a 4-letter bank code follows the country.",
+    "Christian Obi joined the Catholic University of Leuven and the Baptist Church choir.",
+    "Enter your postal code 10115 and the error code 5003; promo code 2024 applies.",
+    "Support 24/7 on weekdays; so 17 people came; do 20 push-ups on Friday 13 June.",
+    "Standup Fri 9:30, retro Monday 5 pm; room code B12.",
+    "postgres://postgres:s3cret-Pw@db/app and mysql://sync_worker:Aa1-bb2@db",
+    "ssh root@10.0.0.4 then scp f ubuntu@host:/tmp",
+    "ls /home/deploy/ /home/runner/work",
+    "git commit --author root",
+    "Kenji — Today at 21:05",
+    "sha256 9F86D081884C7D659A2FEAE0C5 built; EAN 4006381333931",
+    "Prefix BG 12 34 56 A is never issued; nor is QQ 12 34 56 C.",
+    "See Chapter (12) and Tickets (2) in the Follow-Up (3) list.",
+    "The Total is nine. Smith (2019) agrees.",
+    "She has 5 yrs experience as a nurse.",
+    "call 07700900123 or order 12345678901; letter 12345678A is not a DNI",
+    "Vehicle reg. no. AB12 CDE; Company reg. no. 08812345; licence no. 4471 for the venue",
+    "GitHub: https://github.com/openorg; Slack: we met; Epic: PROJ-1234",
+    "see r/london and /u/ paths",
+    '{"order_id": 55012, "status": "shipped"}',
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "category"), POSITIVE)
 def test_new_rules_find_their_value(text: str, surface: str, category: str) -> None:
-    if surface == "x":  # a JSON record id written with ':' is not claimed by the id rules
-        assert not {r for _, r in fired(text)} & NEW_RULES
-        return
     assert found(text).get(surface) == category, found(text)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        # the guideline's negatives: amounts, versions, hashes, UUIDs, system accounts,
-        # masked numbers, the public test card, ids of nobody
-        "Total due: EUR 1.250,00 by 30 June; VAT 19 % included.",
-        "Upgraded to version 2.10. after the 3.11.4 rollback.",
-        "commit 9f3c1e2ab4d7 reverted; build 4471 green",
-        "crash report 3f2b9c1e-8a4d-4f0e-9b7a-2c5d1e0f3a9b attached",
-        "user=root uid=0 service=checkout_svc",
-        "Card ending **** 4471, phone *** *** 0291",
-        "Test card 4242 4242 4242 4242, exp 12/30",
-        "db_host: localhost",
-        "log_level: debug",
-        "Fig.1: Overview of the whole pipeline",
-        "He's one of the founders.",
-        "See RFC 7231 and ISO 8601 for details.",
-        "The medical team met at 10:00; licence fee GBP 120.",
-        "Order#55123 shipped; see issue#20931",
-        "Ticket sold 12 300 units in 2024",
-        "IBAN checks: a 4-letter bank code follows the country.",
-        "Christian Obi joined the Catholic University of Leuven and the Baptist Church choir.",
-        "Enter your postal code 10115 and the error code 5003; promo code 2024 applies.",
-        "Support 24/7 on weekdays; so 17 people came; do 20 push-ups on Friday 13 June.",
-        "Standup Fri 9:30, retro Monday 5 pm; room code B12.",
-    ],
-)
-def test_new_rules_leave_the_guideline_s_negatives_alone(text: str) -> None:
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_new_rules_leave_the_guideline_s_negatives_and_look_alikes_alone(text: str) -> None:
+    # amounts, versions, hashes, UUIDs, system accounts, masked numbers, the test card,
+    # counts, fractions, config keys, common words after ranks and platforms
     assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
 
 
@@ -272,76 +303,6 @@ def test_a_key_used_as_a_url_s_user_is_a_secret() -> None:
     assert "url" not in found(text).values()
 
 
-@pytest.mark.parametrize(
-    ("text", "surface", "category"),
-    [
-        ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "47110815X", "national id"),
-        ("{'dni': '47110815X', 'updated_by': 'marta.gil'}", "marta.gil", "handle"),
-        ('{"username":"h.okafor-lee","level":"warn"}', "h.okafor-lee", "handle"),
-        ("mi NIE es X4471203L, gracias", "X4471203L", "national id"),
-        ("SV-Nummer 65 170839 J 003 liegt bei", "65 170839 J 003", "national id"),
-        ("Medicare no. 4417 20913 2 on file", "4417 20913 2", "national id"),
-        ("Listed: PF v DOE (30)   Trial   GL-24-0031877", "GL-24-0031877", "reference id"),
-        ("ombudsman dispute ID OMB0077120 opened", "OMB0077120", "reference id"),
-        ("Reviewer: kat_nguyen_7 left a note", "kat_nguyen_7", "handle"),
-        ("running as priya.raman on build host", "priya.raman", "handle"),
-        ("export DATABASE_URL=mysql://tkowalski:Zx91-kk@db/app", "tkowalski", "handle"),
-        ("rsync -av out/ jdoe@10.20.0.7:backup/", "jdoe", "handle"),
-        ("cp notes.txt /home/mbenali/Desktop/", "mbenali", "handle"),
-        ("gh issue create --assignee sam-okoro", "sam-okoro", "handle"),
-        ("l33t_gamer — Today at 18:02\nhi all", "l33t_gamer", "handle"),
-        ("Van 3 / KP19 XRV  1FTFW1ET5DFC10312  hail damage", "1FTFW1ET5DFC10312", "internal id"),
-        ("her NI number is on file: she gave AB 12 34 56 C", "AB 12 34 56 C", "national id"),
-    ],
-)
-def test_session_rules_find_logins_ids_and_national_numbers(
-    text: str, surface: str, category: str
-) -> None:
-    assert found(text).get(surface) == category, found(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "postgres://postgres:s3cret-Pw@db/app and mysql://sync_worker:Aa1-bb2@db",
-        "ssh root@10.0.0.4 then scp f ubuntu@host:/tmp",
-        "ls /home/deploy/ /home/runner/work",
-        "git commit --author root",
-        "Kenji — Today at 21:05",
-        "sha256 9F86D081884C7D659A2FEAE0C5 built; EAN 4006381333931",
-        "Prefix BG 12 34 56 A is never issued; nor is QQ 12 34 56 C.",
-    ],
-)
-def test_session_rules_leave_system_accounts_and_look_alikes_alone(text: str) -> None:
-    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
-
-
-@pytest.mark.parametrize(
-    ("text", "surface"),
-    [
-        ("3  PF v OKORO, Chidi-Ann (27)     Leith", "27"),
-        ("Listed: BRENNAN, Siobhan (twenty-two)", "twenty-two"),
-        ("Our Tobiah is eight on Sunday.", "eight"),
-        ("2. MEYER/LUCA MSTR (child, 6 yrs)", "6 yrs"),
-        ("lol im twelve 🙃 so no", "twelve"),
-    ],
-)
-def test_ages_after_names_and_children_are_found(text: str, surface: str) -> None:
-    assert found(text).get(surface) == "age", found(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "See Chapter (12) and Tickets (2) in the Follow-Up (3) list.",
-        "The Total is nine. Smith (2019) agrees.",
-        "She has 5 yrs experience as a nurse.",
-    ],
-)
-def test_counts_after_common_words_are_not_ages(text: str) -> None:
-    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
-
-
 def test_a_model_street_line_of_common_words_and_a_number_is_doubted() -> None:
     text = "bitte an der Kasse 2 bezahlen, danke und bis morgen\nan: Onšovecká 269, Praha"
     assert not_a_street_line(text, ner(text, "Kasse 2", "street address"))
@@ -359,24 +320,6 @@ def test_a_model_name_without_letters_is_dropped() -> None:
     assert combine(text, [], [ner(text, "&"), ner(text, "👍")]) == []
 
 
-@pytest.mark.parametrize(
-    ("text", "surface", "category"),
-    [
-        ("pay into BSB 082-401 acc 5512 3390 please", "082-401", "routing number"),
-        ("pay into BSB 082-401 acc 5512 3390 please", "5512 3390", "bank account number"),
-        ("direct deposit: transit 07731, institution 003", "07731", "routing number"),
-        ("CLABE 012180001234567891 for the transfer", "012180001234567891", "bank account number"),
-        ("her username will be tnwosu7 from Monday", "tnwosu7", "handle"),
-        ('you told Sam your password "ruby-tuesday9" on the phone', "ruby-tuesday9", "secret"),
-        ("checked by (emp KX00412) on arrival", "KX00412", "internal id"),
-    ],
-)
-def test_bank_numbers_logins_and_staff_ids_after_their_keyword(
-    text: str, surface: str, category: str
-) -> None:
-    assert found(text).get(surface) == category, found(text)
-
-
 def test_a_quoted_phrase_after_password_needs_a_password_shape() -> None:
     assert not {r for _, r in fired('the password "is required"')} & {"secret_assignment"}
 
@@ -391,49 +334,6 @@ def test_national_id_checksums_accept_valid_numbers_and_reject_one_changed_digit
     assert personnummer_valid("811218-9876") and not personnummer_valid("811218-9875")
     assert personnummer_valid("19811218-9876")
     assert not personnummer_valid("811318-9876")  # month 13
-
-
-@pytest.mark.parametrize(
-    ("text", "surface", "category"),
-    [
-        ("copia del documento 12345678Z adjunta", "12345678Z", "national id"),
-        ("Pracownik 44051401359 zatrudniony", "44051401359", "national id"),
-        ("Swedish ID 811218-9876 on the lease", "811218-9876", "national id"),
-        ("Dr A. Rahman, MBBS · Reg. No. KMC/2011/88412", "KMC/2011/88412", "medical license"),
-        ("IG: luna.rosa_22 if you want the pics", "luna.rosa_22", "handle"),
-        ("my insta is kofi.builds", "kofi.builds", "handle"),
-        ("thanks u/quiet_fern_77 for the tip", "quiet_fern_77", "handle"),
-    ],
-)
-def test_bare_checksummed_ids_registrations_and_platform_handles(
-    text: str, surface: str, category: str
-) -> None:
-    assert found(text).get(surface) == category, found(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "call 07700900123 or order 12345678901; letter 12345678A is not a DNI",
-        "Vehicle reg. no. AB12 CDE; Company reg. no. 08812345; licence no. 4471 for the venue",
-        "GitHub: https://github.com/openorg; Slack: we met; Epic: PROJ-1234",
-        "see r/london and /u/ paths",
-    ],
-)
-def test_checksummed_ids_and_platform_words_leave_look_alikes_alone(text: str) -> None:
-    assert not {(s, r) for s, r in fired(text) if r in NEW_RULES}
-
-
-@pytest.mark.parametrize(
-    ("text", "surface", "category"),
-    [
-        ("handed the tape to PC Whitcombe at the desk", "Whitcombe", "full person name"),
-        ("Mass said by Fr. Tomasz Wilk", "Tomasz Wilk", "full person name"),
-        ("Vertrag gilt ab 1.4. für alle", "1.4.", "date"),
-    ],
-)
-def test_ranked_names_and_dotted_short_dates(text: str, surface: str, category: str) -> None:
-    assert found(text).get(surface) == category, found(text)
 
 
 def test_ranks_before_common_words_are_not_names() -> None:
