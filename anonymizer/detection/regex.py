@@ -3307,6 +3307,33 @@ RULES: tuple[Rule, ...] = (
         requires=("u/",),
     ),
     Rule(
+        "age_sex",
+        "age",
+        _c(r"(?<![\w/.-])(\d{1,2}(?:[ ]?(?:yrs?|y))?)[ ]?/[ ]?[FMfm](?![\w/])"),
+        MEDIUM,
+        "age and sex written together: 56 yrs/F, 28/M",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(_c(r"/[ ]?[FMfm](?![\w/])"), 8, 0),
+    ),
+    Rule(
+        "age_after_shes",
+        "age",
+        _c(
+            r"(?i:\b(?:she's|he's|shes|hes|i'm|im)[ ](?:only[ ]|now[ ]|almost[ ]|nearly[ ]"
+            r"|just[ ])?)([1-9]\d?)(?![\w.,:/]|[ ]?(?i:%|percent|minutes?|mins?|hours?|hrs|days?"
+            r"|weeks?|months?|miles?|km|feet|ft|foot|inches|cm|kg|lbs?|pounds?|euros?|dollars?"
+            r"|quid|k|am|pm|o'clock|seconds?|secs?|times|x|stone|st|stops?|floors?|blocks?|steps?"
+            r"|points?|pts|percent|out|of|euro|bucks|grand|mil|million|th|nd|rd)\b)"
+        ),
+        MEDIUM,
+        "a number after she's / he's / I'm (she's 88 na, im 14 lol), not a distance, time or "
+        "amount",
+        group=1,
+        validate=_age_valid,
+        anchors=("she's", "he's", "shes", "hes", "i'm", "im"),
+    ),
+    Rule(
         "chat_handle_speaker",
         "handle",
         _c(

@@ -59,6 +59,8 @@ NEW_RULES = frozenset(
         "platform_handle",
         "reddit_user",
         "person_ranked",
+        "age_sex",
+        "age_after_shes",
     }
 )
 
@@ -72,6 +74,8 @@ def fired(text: str) -> set[tuple[str, str | None]]:
 
 
 POSITIVE = [
+    ("Referring Mr. Anil Rao, 61 yrs/M, for review", "61 yrs", "age"),
+    ("she's 92 pa rin pero malakas", "92", "age"),
     ("Signed, Dr A. Mensah, GMC 6123987, duty consultant", "6123987", "medical license"),
     ("Staff nurse T. Byrne (NMC PIN 09I4821E) gave the dose", "09I4821E", "medical license"),
     ("Prescriber NPI: 1598234476, clinic fax below", "1598234476", "medical license"),
@@ -173,6 +177,7 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "I'm 5 minutes away, she's 3 stops behind and he's 6 feet tall",
     "Total due: EUR 1.250,00 by 30 June; VAT 19 % included.",
     "Upgraded to version 2.10. after the 3.11.4 rollback.",
     "commit 9f3c1e2ab4d7 reverted; build 4471 green",
