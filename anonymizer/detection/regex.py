@@ -752,6 +752,15 @@ def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | Non
     return None if len(common) == len(words) else refined
 
 
+_NEXT_WORD = re.compile(r"[ ]+([A-Z][A-Za-z'’-]+)")
+
+
+def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The value is followed by a name, not by a common word ("Edition", "Series")."""
+    m = _NEXT_WORD.match(text, end)
+    return None if m is None or zipf(m.group(1).casefold()) >= 3.3 else (start, end)
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -1439,8 +1448,10 @@ RULES: tuple[Rule, ...] = (
             r"|contact[ ](?:number|no\.?)|contact"
             r"|(?:new|my|mobile|phone|cell|home|work|direct|office)[ ](?:number|line)(?:[ ]is)?"
             r"|dial|sms|txt|ph\.?|tél\.?|telefon|teléfono|móvil|handy|number[ ](?:is|:)"
-            r"|get[ ](?:me|hold[ ]of[ ]me)[ ](?:at|on)|contact[ ]me[ ](?:at|on))"
-            r"\b)[^\d\n+(]{0,40}([+(]?\d[\d ()./-]{5,20}\d)(?![\w])"
+            r"|get[ ](?:me|hold[ ]of[ ]me)[ ](?:at|on)|contact[ ]me[ ](?:at|on)|l[ií]nea"
+            r"|atenci[oó]n[ ]al[ ]cliente|customer[ ](?:service|care)|helpline|hotline|cellulare"
+            r"|portable|gsm|tlf|tfno|telefone|telefono|numer[ ]tel\.?)"
+            r"\b)[^\d\n+(]{0,40}([+(]?\d(?:[\d()./-]|[ ](?=[\d(./-])){5,20}\d)(?![\w])"
         ),
         HIGH,
         "7–15 digits after a phone keyword (tel, mobile, call me at, ...)",
@@ -1477,6 +1488,19 @@ RULES: tuple[Rule, ...] = (
             "number",
             "get me",
             "get hold",
+            "línea",
+            "linea",
+            "atención",
+            "atencion",
+            "customer",
+            "helpline",
+            "hotline",
+            "cellulare",
+            "portable",
+            "gsm",
+            "tlf",
+            "tfno",
+            "numer",
         ),
     ),
     # --- government and financial identifiers
@@ -1765,7 +1789,9 @@ RULES: tuple[Rule, ...] = (
         "license plate",
         _c(
             r"(?i:\b(?:licen[cs]e[ ]plates?|number[ ]plates?|(?:car|vehicle)[ ]plates?|plates?"
-            r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?)"
+            r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?|plaque"
+            r"|immatriculation|matr[ií]cula|targa|kennzeichen|nummernschild|kenteken|rejestracja"
+            r"|tablica|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?)"
             r"(?:[ ](?:number|no\.?|#))?)"
             + KEY_SEP
             + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3})(?![\w-])"
@@ -1774,7 +1800,28 @@ RULES: tuple[Rule, ...] = (
         "registration after plate/registration keywords",
         group=1,
         validate=_plate_value,
-        anchors=("licen", "number plate", "car plate", "vehicle", "plate", "registration", "reg"),
+        anchors=(
+            "licen",
+            "number plate",
+            "car plate",
+            "vehicle",
+            "plate",
+            "registration",
+            "reg",
+            "plaque",
+            "immatriculation",
+            "matrícula",
+            "matricula",
+            "targa",
+            "kennzeichen",
+            "nummernschild",
+            "kenteken",
+            "rejestracja",
+            "tablica",
+            "spz",
+            "rekisterinumero",
+            "registreringsnummer",
+        ),
     ),
     Rule(
         "medical_record_number",
@@ -1798,8 +1845,10 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:employee|staff|student|pupil|member|membership|customer|client|user|badge"
             r"|personnel|payroll|matriculation|account|loyalty(?:[ ]card)?|library[ ]card"
             r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
-            r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer)"
+            r"|chassis|vehicle[ ]identification|frame|meter|z(?:ä|ae)hler)[ ](?:id|number|no\.?"
+            r"|num|#|code|nr\.?)"
+            r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer"
+            r"|framenummer|rahmennummer|z(?:ä|ae)hlernummer)"
             r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
         HIGH,
@@ -1836,6 +1885,11 @@ RULES: tuple[Rule, ...] = (
             "chassis",
             "vehicle",
             "vin",
+            "frame",
+            "meter",
+            "zähler",
+            "zaehler",
+            "rahmen",
         ),
     ),
     Rule(
@@ -3332,6 +3386,17 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_age_valid,
         anchors=("she's", "he's", "shes", "hes", "i'm", "im"),
+    ),
+    Rule(
+        "police_collar_number",
+        "internal id",
+        _c(r"(?<![\w])(?:PC|PCSO|DC|PS|Sgt|DS)[ ](\d{3,5})(?=[ ]+[A-Z][A-Za-z'’-]+)"),
+        MEDIUM,
+        "a police officer's collar number between rank and name (PC 4417 HARGREAVES), not a "
+        "product (PC 2024 Edition)",
+        group=1,
+        refine=refine_before_a_name,
+        anchors=("pc", "pcso", "dc", "ps", "sgt", "ds"),
     ),
     Rule(
         "chat_handle_speaker",

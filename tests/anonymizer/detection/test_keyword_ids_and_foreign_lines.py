@@ -61,6 +61,7 @@ NEW_RULES = frozenset(
         "person_ranked",
         "age_sex",
         "age_after_shes",
+        "police_collar_number",
     }
 )
 
@@ -74,6 +75,13 @@ def fired(text: str) -> set[tuple[str, str | None]]:
 
 
 POSITIVE = [
+    ("RECIBO TELEFÓNICA – LÍNEA 622 418 907   -19,90", "622 418 907", "phone number"),
+    ("Atención al cliente: 901 20 30 40 · horario", "901 20 30 40", "phone number"),
+    ("Praxis Tel. 0351 / 44 18 20 7", "0351 / 44 18 20 7", "phone number"),
+    ("Parking : plaque FB-221-KC devant", "FB-221-KC", "license plate"),
+    ("coche con matrícula 2291 KBT aparcado", "2291 KBT", "license plate"),
+    ("Framenummer WBK4471208813 op de factuur", "WBK4471208813", "internal id"),
+    ("Arresting officer: PC 2291 OKONKWO", "2291", "internal id"),
     ("Referring Mr. Anil Rao, 61 yrs/M, for review", "61 yrs", "age"),
     ("she's 92 pa rin pero malakas", "92", "age"),
     ("Signed, Dr A. Mensah, GMC 6123987, duty consultant", "6123987", "medical license"),
@@ -177,6 +185,7 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "Bought the PC 2024 Edition and the DS 3000 Series",
     "I'm 5 minutes away, she's 3 stops behind and he's 6 feet tall",
     "Total due: EUR 1.250,00 by 30 June; VAT 19 % included.",
     "Upgraded to version 2.10. after the 3.11.4 rollback.",
