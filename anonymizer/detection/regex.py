@@ -3399,6 +3399,48 @@ RULES: tuple[Rule, ...] = (
         anchors=("pc", "pcso", "dc", "ps", "sgt", "ds"),
     ),
     Rule(
+        "age_when_was",
+        "age",
+        _c(
+            r"(?i:\b(?:when|since|until|till|because)[ ](?:i|he|she|they|we|you)[ ](?:was|were)"
+            r"[ ](?:only[ ]|just[ ]|about[ ])?)"
+            rf"(\d{{1,2}}|(?i:{NUMBER_WORD}))(?![\w]|[ ]?(?i:%|minutes?|mins?|hours?|days?|weeks?"
+            r"|months?|years?[ ]ago|o'clock|am|pm|percent|times|euros?|dollars?|pounds?)\b)"
+        ),
+        MEDIUM,
+        "an age in 'when I was 12', 'since she was seven'",
+        group=1,
+        validate=_age_valid,
+        anchors=("when", "since", "until", "till", "because"),
+    ),
+    Rule(
+        "age_after_birth_date",
+        "age",
+        _c(
+            r"(?i:\b(?:DOB|D\.O\.B\.?|born|date[ ]of[ ]birth|geb\.|né(?:e)?|nac\.)[: ]"
+            r"[^\n()]{4,30}\((?:aged?[ ])?)(\d{1,3}(?:[ ]?(?:y(?:ea)?rs?|J\.|ans|años|anni))?)\)"
+        ),
+        MEDIUM,
+        "an age in parentheses after a birth date: DOB 03/03/1993 (31), geb. 11.08.1951 (73 J.)",
+        group=1,
+        validate=_age_valid,
+        anchors=("dob", "d.o.b", "born", "date of birth", "geb.", "né", "nac."),
+    ),
+    Rule(
+        "age_after_sex",
+        "age",
+        _c(
+            r"(?:(?i:\b(?:female|male|woman|man|girl|boy))|(?:^|(?<=\())[FM]),[ ](\d{1,2})"
+            r"(?=[,;)]|[ ]*$|[ ](?:from|in|at|with|who|and|lives|living)\b)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age after the person's sex: female, 34, from Leeds; (F, 29)",
+        group=1,
+        validate=_age_valid,
+        requires=(",",),
+    ),
+    Rule(
         "chat_handle_speaker",
         "handle",
         _c(

@@ -62,6 +62,9 @@ NEW_RULES = frozenset(
         "age_sex",
         "age_after_shes",
         "police_collar_number",
+        "age_when_was",
+        "age_after_birth_date",
+        "age_after_sex",
     }
 )
 
@@ -75,6 +78,9 @@ def fired(text: str) -> set[tuple[str, str | None]]:
 
 
 POSITIVE = [
+    ("we left Accra when I was nine, then Hull", "nine", "age"),
+    ("Victim: male, 47, lives alone", "47", "age"),
+    ("D.O.B. 12/01/1961 (63) – no fixed abode", "63", "age"),
     ("RECIBO TELEFÓNICA – LÍNEA 622 418 907   -19,90", "622 418 907", "phone number"),
     ("Atención al cliente: 901 20 30 40 · horario", "901 20 30 40", "phone number"),
     ("Praxis Tel. 0351 / 44 18 20 7", "0351 / 44 18 20 7", "phone number"),
@@ -185,6 +191,7 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "when I was 5 minutes late; Row F, 12 seats; born in 1980 (Leeds)",
     "Bought the PC 2024 Edition and the DS 3000 Series",
     "I'm 5 minutes away, she's 3 stops behind and he's 6 feet tall",
     "Total due: EUR 1.250,00 by 30 June; VAT 19 % included.",
