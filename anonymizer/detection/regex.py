@@ -1066,7 +1066,12 @@ _ROLE_ANCHORS = (
     "customer",
 )
 _MY_RELATIVE = (
-    r"my[ ](?:wife|husband|partner|spouse|son|daughter|mother|mom|mum|father|dad|brother|sister"
+    r"(?:my|our|her|his|their|your)[ ]"
+    r"(?:(?:eldest|youngest|older|younger|little|big|late|twin)[ ])?"
+    r"(?:(?:son|daughter|mother|father|brother|sister)-in-law|step(?:mother|father|son|daughter)"
+    r"|god(?:mother|father|son|daughter)|grandson|granddaughter|union[ ]rep|support[ ]worker"
+    r"|social[ ]worker|key[ ]worker|carer|wife|husband|partner|spouse|son|daughter|mother|mom"
+    r"|mum|father|dad|brother|sister"
     r"|friend|best[ ]friend|boss|manager|colleague|coworker|co-worker|neighbou?r|girlfriend"
     r"|boyfriend|fianc[ée]e?|roommate|flatmate|doctor|therapist|lawyer|attorney|cousin|uncle"
     r"|aunt|grandmother|grandma|grandfather|grandpa|nephew|niece|child|kid|baby|landlord|tenant"
@@ -3705,8 +3710,8 @@ RULES: tuple[Rule, ...] = (
         0.8,
         "capitalised name after a personal role (my wife Maria, patient Jose Alvarez)",
         group=1,
-        refine=refine_titled_name,
-        anchors=("my ", *_ROLE_ANCHORS),
+        refine=refine_ranked_name,
+        anchors=("my ", "our ", "her ", "his ", "their ", "your ", *_ROLE_ANCHORS),
     ),
     Rule(
         "person_role_lower",
@@ -3720,7 +3725,7 @@ RULES: tuple[Rule, ...] = (
         "any-case name after my <relative> when a clause boundary follows",
         group=1,
         refine=refine_context_name,
-        anchors=("my ",),
+        anchors=("my ", "our ", "her ", "his ", "their ", "your "),
     ),
     Rule(
         "person_label",
