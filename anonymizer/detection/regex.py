@@ -3718,6 +3718,7 @@ RULES: tuple[Rule, ...] = (
         "full person name",
         _c(
             rf"(?i:\b{_MY_RELATIVE})[ \t]*,?[ \t]*(?:(?:is[ ])?(?:named|called)[ \t]+)?"
+            r"(?!(?i:aged?|who|was|is|and|has|had|also|too|then|now)\b)"
             rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?)(?=[ \t]*(?:[,.!?;]|$|\n|(?i:and|said|says|is"
             rf"|was|who|will|has|had|told|asked|called|wants|just)\b))"
         ),
