@@ -197,6 +197,8 @@ def train(
                     scores = pii_scores(nlp, dev_examples)
                     if scores["f"] > best["f"]:
                         best = {**scores, "epoch": epoch, "step": step, "bytes": ner.to_bytes()}
+                        checkpoint = {"checkpoint": {**scores, "epoch": epoch, "step": step}}
+                        save(nlp, out.with_name(out.name + "-checkpoint"), checkpoint)
                 print(
                     f"epoch {epoch} step {step} loss {losses.get('ner', 0):.1f} "
                     f"dev P {scores['p']:.3f} R {scores['r']:.3f} F {scores['f']:.3f} "
