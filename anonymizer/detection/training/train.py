@@ -154,6 +154,7 @@ def train(
     from anonymizer.detection.training.arch import smaller_ner
 
     started = time.perf_counter()
+    commit = generator_commit()  # now: the working tree may change while it trains
     fix_random_seed(seed)
     base = load_base()
     if start == "md":
@@ -233,7 +234,7 @@ def train(
         "command": f"python -m anonymizer.detection.training train --n-train {n_train} "
         f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs} "
         f"--start {start} --depth {depth} --labels {','.join(labels)}",
-        "generator_commit": generator_commit(),
+        "generator_commit": commit,
     }
     save(nlp, out, meta)
     return meta
