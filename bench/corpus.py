@@ -594,6 +594,14 @@ FILLERS = [
 ]
 
 
+def _order_set_built_lists(fake: Any) -> None:
+    """Sort the lists Faker builds from a set (it_IT's cities), whose order, and so every
+    seeded draw from them, would otherwise change with each process's string hash seed."""
+    for provider in fake.get_providers():
+        if type(provider).__module__ == "faker.providers.address.it_IT":
+            provider.cities = sorted(provider.cities)
+
+
 class _Generator:
     def __init__(self, seed: int) -> None:
         from faker import Faker
@@ -603,6 +611,7 @@ class _Generator:
         for i, locale in enumerate(LOCALES):
             fake = Faker(locale)
             fake.seed_instance(seed * 1000 + i)
+            _order_set_built_lists(fake)
             self.fakers[locale] = fake
         self.en = self.fakers["en_US"]
         self.locales = list(LOCALES)
@@ -842,13 +851,17 @@ class _Generator:
 
 
 def generate_corpus(n: int = 600, seed: int = 0) -> list[dict[str, Any]]:
-    """`n` documents, each {"id", "genre", "text", "spans": [{start, end, label}]}."""
-    generator = _Generator(seed)
-    docs = []
-    for i in range(n):
-        doc = generator.document()
-        docs.append({"id": i, **doc})
-    return docs
+    """`n` documents, each {"id", "genre", "text", "spans": [{start, end, label}]}.
+
+    Some Faker providers (uk_UA plates) draw from the global `random` module, so it is seeded
+    for the run and put back afterwards."""
+    saved_state = random.getstate()
+    random.seed(seed)
+    try:
+        generator = _Generator(seed)
+        return [{"id": i, **generator.document()} for i in range(n)]
+    finally:
+        random.setstate(saved_state)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,10 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-hand-blind`: `bench/dev/handwritten_blind.txt`, written after the last tuning change;
 - `dev-hand-hard`: `bench/dev/handwritten_hard.txt`, 40 documents in other genres, annotated
   without reading the rules (`bench/dev_hard/`);
+- `dev-hand-wild`, `dev-hand-wild-blind`: `bench/dev/handwritten_wild.txt` and
+  `handwritten_wild_blind.txt`, about 50 documents written from scratch by an annotator who
+  read neither the detector nor the frozen data (`bench/dev_wild/`); the blind one is for
+  aggregate figures only (never look at its misses);
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -62,6 +66,8 @@ SETS = (
     "dev-hand",
     "dev-hand-blind",
     "dev-hand-hard",
+    "dev-hand-wild",
+    "dev-hand-wild-blind",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
@@ -92,6 +98,12 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
+    if name in ("dev-hand-wild", "dev-hand-wild-blind"):
+        blind = name == "dev-hand-wild-blind"
+        path = dev_sets.HANDWRITTEN_WILD_BLIND if blind else dev_sets.HANDWRITTEN_WILD
+        if not path.is_file():
+            return None, f"bench/dev/{path.name} not found: skipped"
+        return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"
     if name == "dev-long":
         return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
     path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")

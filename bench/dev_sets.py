@@ -14,6 +14,11 @@
 - `handwritten_hard` (set `dev-hand-hard`): `bench/dev/handwritten_hard.txt`, built by
   `bench.dev_hard.build` from `bench/dev_hard/src/`, 40 longer documents in genres the other
   sets lack, annotated by the guideline in `bench/frozen/README.md` without reading the rules.
+- `handwritten_wild` / `handwritten_wild_blind` (sets `dev-hand-wild`, `dev-hand-wild-blind`):
+  `bench/dev/handwritten_wild*.txt`, built by `bench.dev_hard.build` from
+  `bench/dev_wild/src/{wild,blind}/`, written from scratch by an annotator who never read the
+  detector or the frozen data; error analysis is allowed on the first, the second is
+  aggregate-only.
 
 The frozen sets (`bench/frozen/`) are read only by `bench.detection_bench`, for aggregate
 figures; nothing here opens them.
@@ -29,6 +34,8 @@ DEV_DIR = Path(__file__).resolve().parent / "dev"
 HANDWRITTEN_DEV = DEV_DIR / "handwritten.txt"
 HANDWRITTEN_BLIND = DEV_DIR / "handwritten_blind.txt"
 HANDWRITTEN_HARD = DEV_DIR / "handwritten_hard.txt"
+HANDWRITTEN_WILD = DEV_DIR / "handwritten_wild.txt"
+HANDWRITTEN_WILD_BLIND = DEV_DIR / "handwritten_wild_blind.txt"
 TRAINING_SEED = 1  # the seed `python -m anonymizer.detection.training train` uses by default
 HELDOUT_SEED = 2024
 CORPUS_SEED = 42

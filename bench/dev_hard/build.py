@@ -1,11 +1,14 @@
-"""Build `bench/dev/handwritten_hard.txt` from the marked-up sources in `src/`.
+"""Build the hand-written dev sets from their marked-up sources (`BUILDS`).
 
-    python -m bench.dev_hard.build [--check]
+    python -m bench.dev_hard.build [--set dev-hand-hard] [--check]
 
-Each source is `src/NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|note⟫` marks
-(`bench.dev_hard.markup`); its id is `hard-NNN` and its genre the part after the number. The
-output uses the `=== id genre` / `[[surface|CODE]]` format of `bench/dev/handwritten.txt` and
-loses the negatives' notes, which stay in the sources. The build refuses to write a set with
+Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|note⟫` marks
+(`bench.dev_hard.markup`); its id is `<prefix>-NNN` and its genre the part after the number:
+`src/` → `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
+`handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
+(`wildb-NNN`). Without `--set` every set is built (or checked). The output uses the
+`=== id genre` / `[[surface|CODE]]` format of `bench/dev/handwritten.txt` and loses the
+negatives' notes, which stay in the sources. The build refuses to write a set with
 a malformed span, a gold string left unmarked elsewhere in its document (word-bounded), a gold
 string still inside the gold-redacted text (substring, so the substring leak can reach 0), or
 a document that does not read back to the same text and spans through `handwritten_dev`.
@@ -16,25 +19,49 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench.dev_hard.checks import leak_report, span_problems, unmarked_occurrences
 from bench.dev_hard.markup import parse
-from bench.dev_sets import CODES, HANDWRITTEN_HARD, handwritten_dev
+from bench.dev_sets import (
+    CODES,
+    HANDWRITTEN_HARD,
+    HANDWRITTEN_WILD,
+    HANDWRITTEN_WILD_BLIND,
+    handwritten_dev,
+)
 
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "src"
+WILD_SOURCES = HERE.parent / "dev_wild" / "src"
+
+
+@dataclass(frozen=True)
+class Build:
+    """Where one set's sources are, the prefix of its document ids, and its output file."""
+
+    sources: Path
+    prefix: str
+    output: Path
+
+
+BUILDS: dict[str, Build] = {
+    "dev-hand-hard": Build(SOURCES, "hard", HANDWRITTEN_HARD),
+    "dev-hand-wild": Build(WILD_SOURCES / "wild", "wild", HANDWRITTEN_WILD),
+    "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
+}
 CODE_FOR_CATEGORY = {category: code for code, category in CODES.items()}
 FORBIDDEN_IN_TEXT = ("[[", "]]", "\n=== ")
 
 
-def build_document(path: Path) -> dict[str, Any]:
+def build_document(path: Path, prefix: str = "hard") -> dict[str, Any]:
     """One record from one source file."""
     number, _, genre = path.stem.partition("_")
     marked = parse(path.read_text(encoding="utf-8").rstrip("\n"))
     return {
-        "id": f"hard-{number}",
+        "id": f"{prefix}-{number}",
         "genre": genre,
         "text": marked.text,
         "spans": marked.spans,
@@ -42,9 +69,15 @@ def build_document(path: Path) -> dict[str, Any]:
     }
 
 
-def build_all(sources: Path = SOURCES) -> list[dict[str, Any]]:
+def build_all(sources: Path = SOURCES, prefix: str = "hard") -> list[dict[str, Any]]:
     """Every source file's record, in file-name order."""
-    return [build_document(p) for p in sorted(sources.glob("*.txt"))]
+    return [build_document(p, prefix) for p in sorted(sources.glob("*.txt"))]
+
+
+def build_set(name: str) -> list[dict[str, Any]]:
+    """The records of the set `name` (a key of `BUILDS`)."""
+    spec = BUILDS[name]
+    return build_all(spec.sources, spec.prefix)
 
 
 def problems(docs: list[dict[str, Any]]) -> list[str]:
@@ -102,27 +135,33 @@ def round_trip_problems(docs: list[dict[str, Any]], data: str) -> list[str]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    args = parser.parse_args(argv)
-    docs = build_all()
+def build_one(name: str, check: bool) -> int:
+    """Write (or with `check` compare) one set's file; 1 when it has problems or differs."""
+    output = BUILDS[name].output
+    docs = build_set(name)
     data = serialise(docs) if not problems(docs) else ""
     found = problems(docs) or round_trip_problems(docs, data)
     for message in found:
         print(message, file=sys.stderr)
     if found:
         return 1
-    if args.check:
-        same = HANDWRITTEN_HARD.exists() and HANDWRITTEN_HARD.read_text(encoding="utf-8") == data
-        print(
-            "up to date" if same else f"{HANDWRITTEN_HARD.name} differs from src/", file=sys.stderr
-        )
+    if check:
+        same = output.exists() and output.read_text(encoding="utf-8") == data
+        print(f"{output.name}: " + ("up to date" if same else "differs from its sources"))
         return 0 if same else 1
-    HANDWRITTEN_HARD.write_text(data, encoding="utf-8")
+    output.write_text(data, encoding="utf-8")
     spans = sum(len(d["spans"]) for d in docs)
-    print(f"wrote {len(docs)} documents, {spans} gold spans to {HANDWRITTEN_HARD}")
+    print(f"wrote {len(docs)} documents, {spans} gold spans to {output}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    parser.add_argument("--set", choices=sorted(BUILDS), help="one set (default: every set)")
+    args = parser.parse_args(argv)
+    names = [args.set] if args.set else list(BUILDS)
+    return max(build_one(name, args.check) for name in names)
 
 
 if __name__ == "__main__":
