@@ -48,6 +48,8 @@ def smaller_ner(nlp: Language, depth: int, labels: Sequence[str]) -> Language:
 
     import spacy
 
+    if depth < 2:  # thinc builds a one-layer encoder without the chain node the copy walks
+        raise ValueError("the encoder keeps at least two layers")
     old = nlp.get_pipe("ner")
     config = copy.deepcopy(nlp.config["components"]["ner"])
     config.pop("factory", None)
