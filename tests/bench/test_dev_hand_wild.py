@@ -15,7 +15,7 @@ from bench.dev_sets import CODES, handwritten_dev
 
 MARK = re.compile(r"\[\[(?!\[)(.+?)\|([A-Z]+)\]\]", re.DOTALL)
 # set name -> (fewest documents, fewest gold spans) the set must keep
-SIZES = {"dev-hand-wild": (30, 900)}
+SIZES = {"dev-hand-wild": (33, 1000), "dev-hand-wild-blind": (27, 750)}
 WILD_SETS = sorted(SIZES)
 
 
@@ -98,3 +98,21 @@ def test_the_benchmark_loads_the_set(name):
     docs, source = detection_bench.load_set(name, 0)
     assert source == f"bench/dev/{build.BUILDS[name].output.name}"
     assert [d["id"] for d in docs] == [d["id"] for d in _read(name)[1]]
+
+
+class _DetectsNothing:
+    """Stands in for the benchmark's systems: no detections, so every gold span is a miss."""
+
+    load_s = 0.0
+
+    def run(self, docs):
+        return {"_predictions": [[] for _ in docs]}
+
+
+def test_the_benchmark_lists_misses_for_the_wild_set_but_never_for_the_blind_one(monkeypatch):
+    monkeypatch.setattr(detection_bench, "Systems", _DetectsNothing)
+    monkeypatch.setattr(detection_bench, "regex_throughput", lambda texts: {})
+    result = detection_bench.run(WILD_SETS, 0, large=False, top_misses=5)
+    assert len(result["sets"]["dev-hand-wild"]["top_misses"]) == 5
+    assert "top_misses" not in result["sets"]["dev-hand-wild-blind"]
+    assert {"dev-hand-blind", "dev-hand-wild-blind"} <= set(detection_bench.AGGREGATE_ONLY)
