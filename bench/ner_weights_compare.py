@@ -10,8 +10,8 @@ combiner), and Presidio's AnalyzerEngine runs on the same documents; the CPU tim
 speed ratios, which are what to read (absolute times move with the machine's load). Quality:
 leak, span P/R at IoU 0.5 (`bench.detection_bench.score`), and per gold span whether it is
 covered at IoU 0.5 with the old and with the new weights: gained / lost counts and a
-two-sided sign test. Sets whose name ends in `-blind` are reported as aggregates only (no
-surfaces); `--show N` prints up to N gained and lost surfaces of the other sets.
+two-sided sign test. Aggregate-only sets (`detection_bench.AGGREGATE_ONLY`) get no surfaces;
+`--show N` prints up to N gained and lost surfaces of the other sets. Frozen sets are refused.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from anonymizer import metrics
 from anonymizer.detection import apply_lists
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.types import Detection
-from bench.detection_bench import load_set, redact, score
+from bench.detection_bench import AGGREGATE_ONLY, load_set, redact, score
 
 SETS = (
     "dev-corpus",
@@ -98,6 +98,9 @@ def _cpu(work: Callable[[], Any]) -> tuple[Any, float]:
 def compare_set(
     name: str, detectors: dict[str, Any], analyzer: Any, rounds: int, show: int
 ) -> dict[str, Any] | None:
+    if name.startswith("frozen"):
+        print(f"{name}: frozen sets are run by the lead only, at the end: skipped")
+        return None
     docs, note = load_set(name, 300)
     if docs is None:
         print(f"{name}: {note}")
@@ -139,7 +142,7 @@ def compare_set(
         f"{entry['new_cpu_vs_old']:.2f})",
         flush=True,
     )
-    if show and not name.endswith("-blind"):
+    if show and name not in AGGREGATE_ONLY:
         print("   gained:", "; ".join(gained[:show]))
         print("   lost:  ", "; ".join(lost[:show]))
     return entry
