@@ -32,16 +32,10 @@ from anonymizer.detection import apply_lists
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.types import Detection
 from bench.detection_bench import AGGREGATE_ONLY, load_set, redact, score
+from bench.detection_bench import SETS as BENCH_SETS
 
-SETS = (
-    "dev-corpus",
-    "dev-hand",
-    "dev-hand-blind",
-    "dev-hand-hard",
-    "dev-hand-wild",
-    "dev-hand-wild-blind",
-    "dev-long",
-)
+# every dev set of the detection bench (not its training sample or the frozen sets)
+SETS = tuple(s for s in BENCH_SETS if s.startswith("dev-") and s != "dev-synth")
 REPO = Path(__file__).resolve().parent.parent
 MODEL_PATH = "anonymizer/detection/model"
 
