@@ -8,6 +8,7 @@ keeps working without the ML extras: Luhn (cards), ISO 7064 mod-97 (IBAN), ABA 3
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import ipaddress
 import math
@@ -23,8 +24,10 @@ def luhn_valid(candidate: str) -> bool:
 def luhn_checksum_ok(candidate: str) -> bool:
     """The Luhn (mod 10) check over all digits of the candidate, at least 12 of them."""
     digits = [int(c) for c in candidate if c.isdigit()]
-    if not 12 <= len(digits) <= 19:
-        return False
+    return 12 <= len(digits) <= 19 and _luhn_sum(digits) % 10 == 0
+
+
+def _luhn_sum(digits: list[int]) -> int:
     total = 0
     for i, digit in enumerate(reversed(digits)):
         if i % 2 == 1:
@@ -32,7 +35,7 @@ def luhn_checksum_ok(candidate: str) -> bool:
             if digit > 9:
                 digit -= 9
         total += digit
-    return total % 10 == 0
+    return total
 
 
 # ISO 13616 IBAN lengths per country (SWIFT IBAN registry).
@@ -389,3 +392,79 @@ def aadhaar_valid(candidate: str) -> bool:
     for i, d in enumerate(reversed(digits)):
         check = _VERHOEFF_D[check][_VERHOEFF_P[i % 8][d]]
     return check == 0
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_nie_valid(candidate: str) -> bool:
+    """A Spanish DNI (8 digits and a letter) or NIE (X/Y/Z, 7 digits, a letter) whose letter
+    is the number's mod-23 check letter."""
+    code = candidate.upper().replace("-", "").replace(" ", "")
+    if len(code) != 9 or not code[-1].isalpha():
+        return False
+    body = code[:-1]
+    if body[0] in "XYZ":
+        body = str("XYZ".index(body[0])) + body[1:]
+    return body.isdigit() and _DNI_LETTERS[int(body) % 23] == code[-1]
+
+
+def _date_ok(year: int, month: int, day: int) -> bool:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def pesel_valid(candidate: str) -> bool:
+    """A Polish PESEL: 11 digits, a real birth date (month +20 for the 2000s) and the
+    1-3-7-9 weighted check digit."""
+    digits = [int(c) for c in candidate if c.isdigit()]
+    if len(digits) != 11 or len(candidate.strip()) != 11:
+        return False
+    year, month, day = (
+        digits[0] * 10 + digits[1],
+        digits[2] * 10 + digits[3],
+        digits[4] * 10 + digits[5],
+    )
+    century = 1900 if month <= 12 else 2000 if 21 <= month <= 32 else 0
+    if not century or not _date_ok(century + year, month % 20, day):
+        return False
+    weights = (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)
+    return (10 - sum(d * w for d, w in zip(digits[:10], weights, strict=True)) % 10) % 10 == digits[
+        10
+    ]
+
+
+def fodselsnummer_valid(candidate: str) -> bool:
+    """A Norwegian fødselsnummer: 11 digits, DDMMYY birth date (D-numbers add 40 to the
+    day) and both mod-11 check digits."""
+    digits = [int(c) for c in candidate if c.isdigit()]
+    if len(digits) != 11:
+        return False
+    day, month = digits[0] * 10 + digits[1], digits[2] * 10 + digits[3]
+    if day > 40:
+        day -= 40
+    if not _date_ok(2000, month, day):  # a leap year, so 29 February passes
+        return False
+    for weights, index in (((3, 7, 6, 1, 8, 9, 4, 5, 2), 9), ((5, 4, 3, 2, 7, 6, 5, 4, 3, 2), 10)):
+        check = 11 - sum(d * w for d, w in zip(digits[:index], weights, strict=True)) % 11
+        if check == 11:
+            check = 0
+        if check == 10 or check != digits[index]:
+            return False
+    return True
+
+
+def personnummer_valid(candidate: str) -> bool:
+    """A Swedish personnummer written YYMMDD-NNNN or YYYYMMDD-NNNN: a real date (day +60
+    for samordningsnummer) and the Luhn check over the last ten digits."""
+    digits = "".join(c for c in candidate if c.isdigit())
+    if len(digits) not in (10, 12):
+        return False
+    ten = digits[-10:]
+    month, day = int(ten[2:4]), int(ten[4:6])
+    if day > 60:
+        day -= 60
+    return _date_ok(2000, month, day) and _luhn_sum([int(c) for c in ten]) % 10 == 0

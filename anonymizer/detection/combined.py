@@ -35,6 +35,12 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.gazetteer import city_detections
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
+from anonymizer.detection.line_language import (
+    COMMON_ZIPF,
+    common_foreign_word,
+    line_language,
+    word_zipf,
+)
 from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import (
@@ -42,7 +48,13 @@ from anonymizer.detection.propagation import (
     propagate_identifiers,
     propagate_names,
 )
-from anonymizer.detection.regex import AGE_UNIT, NUMBER_WORD, PARTICLES, RegexDetector
+from anonymizer.detection.regex import (
+    AGE_UNIT,
+    NUMBER_WORD,
+    PARTICLES,
+    STREET_SUFFIX,
+    RegexDetector,
+)
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
@@ -53,6 +65,8 @@ COUNTER_EVIDENCE_PENALTY = 0.3
 CONFLICT_PENALTY = 0.3
 STRUCTURED_OVERLAP_PENALTY = 0.5
 STRONG_RULE = 0.9
+FOREIGN_WORDS_PENALTY = 0.4
+NO_STREET_PENALTY = 0.35
 RULE_CHUNK_CHARS = 200_000
 RULE_CHUNK_OVERLAP = 16_000  # longer than the longest rule match (a PEM key block)
 
@@ -108,6 +122,8 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
             penalty += 0.5  # "Gesamtbetrag: 2.380,00 €" is a field, not a speaker
     if d.category == "full person name" and any(c.isdigit() for c in surface):
         penalty += 0.5
+    if d.source == "ner" and d.category in _TRIMMED and not any(c.isalpha() for c in surface):
+        penalty += 0.6  # "&", "👍", "──────"
     words = re.findall(r"[^\W\d_]+", surface)
     if d.category == "full person name" and words and all(map(is_common_non_name, words)):
         penalty += 0.35
@@ -166,7 +182,79 @@ def score_candidate(
         score -= STRUCTURED_OVERLAP_PENALTY  # "EIN 58" read as an address cuts "58-1458305"
     if d.category == "full person name" and _NAME_CUE.search(text, max(0, d.start - 30), d.start):
         score += 0.1
+    if d.source == "ner" and not agreeing and foreign_words_span(text, d):
+        score -= FOREIGN_WORDS_PENALTY
+    if d.source == "ner" and not agreeing and not_a_street_line(text, d):
+        score -= NO_STREET_PENALTY
     return score - text_penalty(text, d, cased)
+
+
+# A street type as a word ("Road", "rue", "ul.") or at the end of a compound street name
+# ("Lindenallee", "Kungsgatan", "Hauptstr."), a building, box or house name word.
+_STREET_WORD = re.compile(
+    rf"(?i:\b{STREET_SUFFIX}\b)|(?i:\b(?:rue|calle|c/|avenida|avda|paseo|carrer|camino|ronda"
+    r"|viale|piazza|corso|vicolo|strada|rua|praça|travessa|alameda|estrada|ulica|ul|aleja"
+    r"|chemin|allée|impasse|quai|cours|largo|rte|jr|av|box|postfach|apartado|caixa|house"
+    r"|cottage|farm|building|block|tower|court|hall|barn|apartments|residences?|mansions"
+    r"|ул|улица|пр|проспект|пер|вул)\b)"
+    r"|(?i:(?:stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|gatan|vägen"
+    r"|gränd|gade|vej|straat|laan|gracht|kade|plein|steeg|utca|tie|katu)\b)"
+)
+
+
+_UNIT_WORDS = frozenset("flat apt apartment unit suite floor fl room rm lgh whg wohnung".split())
+
+
+def not_a_street_line(text: str, d: Detection) -> bool:
+    """A model street line with no street type, building or box word, made only of common
+    words (of English or of its line's language) and numbers, is a label or a table cell
+    ("Kasse 2", "line 211", "coach 3", "Seats 24A"), not a street ("Onšovecká 269")."""
+    if d.category != "street address" or _STREET_WORD.search(text, d.start, d.end):
+        return False
+    words = [w for w in _ALPHA_WORD.findall(text, d.start, d.end) if len(w) > 1]
+    if not words or any(w.casefold() in _UNIT_WORDS for w in words):
+        return False
+    language = line_language(_line_around(text, d)) or "en"
+    return all(
+        word_zipf(w.casefold(), "en") >= COMMON_ZIPF or common_foreign_word(w, language)
+        for w in words
+    )
+
+
+def _line_around(text: str, d: Detection) -> str:
+    low = max(text.rfind("\n", 0, d.start) + 1, d.start - LINE_CONTEXT)
+    high = text.find("\n", d.end)
+    return text[low : min(len(text) if high < 0 else high, d.end + LINE_CONTEXT)]
+
+
+LINE_CONTEXT = 300
+_MAJORITY_CHECKED = frozenset({"full person name", "location"})
+_ALL_CHECKED = frozenset({"organization", "street address"})
+
+
+def foreign_words_span(text: str, d: Detection) -> bool:
+    """A model span in a non-English line made of that language's common words, not names:
+    "Bitte" or "Heizkosten" in a German post, "Fecha de" in a Spanish form. More than half
+    the words of a person or place, every word of an organisation or street line; words in
+    capitals ("FARMACIA SAN ROCCO", "GLS Bank") and double-barrelled words count as names."""
+    if d.category not in _MAJORITY_CHECKED and d.category not in _ALL_CHECKED:
+        return False
+    words = [
+        w
+        for w in _ALPHA_WORD.findall(text, d.start, d.end)
+        if w.casefold() not in _CONNECTORS and w not in PARTICLES
+    ]
+    if not words:
+        return False
+    language = line_language(_line_around(text, d))
+    if language in (None, "en"):
+        return False
+    common = sum(
+        not w.isupper() and "-" not in w and common_foreign_word(w, language) for w in words
+    )
+    if d.category in _ALL_CHECKED:
+        return common == len(words)
+    return 2 * common > len(words)
 
 
 _ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
@@ -259,7 +347,9 @@ _TITLE_WORDS = frozenset(
     "pt patient mr mrs ms mx miss dr prof sir dame rev herr frau fr hr mme mlle sr sra srta"
     " dott dott.ssa sig sig.ra avv ing pan pani sgt pc dc ds insp cpt capt lt col gen bey abi"
     " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
-    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi".split()
+    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
+    " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
+    " agent".split()
 )
 _NON_SPACE = re.compile(r"\S+")
 
@@ -311,7 +401,9 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
     for start, end in words:
         word = text[start:end]
         if d.category == PERSON and (
-            _not_a_name_word(word) or (capitalised and _foreign_lower_word(word))
+            _not_a_name_word(word)
+            or (capitalised and _foreign_lower_word(word))
+            or _HAS_DIGIT.search(word)  # "Kofi, 14" is a name and an age
         ):
             pieces.append([])
         else:
@@ -341,13 +433,15 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
 # "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".
 _AGE_AFTER_NAME = re.compile(
     rf"(?:,[ ](\d{{1,3}})(?:,[ ](?=[a-z])|(?=[.;]|[ ](?:of|from|who|was|is|and|has|had|lives"
-    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}|(?i:{NUMBER_WORD}))\))"
+    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}(?:[ ]?(?i:years?|yrs|J\.))?"
+    rf"|(?i:{NUMBER_WORD})(?:[ ](?i:years?))?)(?:\)|,[ ]))"
 )
 AGE_AFTER_NAME_SCORE = 0.7
 
 
 def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
-    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)"."""
+    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)",
+    "Lena (seven years)", "Ana (9, at St Mary's)"."""
     found = []
     for d in kept:
         if d.category != PERSON or d.score < MIN_SEED_SCORE:

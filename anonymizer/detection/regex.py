@@ -27,22 +27,27 @@ from anonymizer.detection.checksums import (
     codice_fiscale_valid,
     cpf_valid,
     digits_in_phone_range,
+    dni_nie_valid,
+    fodselsnummer_valid,
     iban_valid,
     ipv4_valid,
     ipv6_valid,
     looks_like_secret,
     luhn_checksum_ok,
     luhn_valid,
+    personnummer_valid,
+    pesel_valid,
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.names import is_known_name
+from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
     NON_NAME,
     NOT_A_NAME,
     PLACES,
+    RELIGION_WORDS,
     STARTERS,
     STOP_AFTER_NAME,
 )
@@ -224,6 +229,17 @@ def _vat_shape(value: str) -> bool:
     return bool(_VAT_FORMATS.fullmatch(compact))
 
 
+def _iban_shape(value: str) -> bool:
+    """An IBAN's layout (country code, two digits, 11-30 more letters or digits), without
+    its check digits: after the word IBAN a hand-typed account number still counts."""
+    compact = re.sub(r"[ -]", "", value).upper()
+    return compact[:2] in ISO_COUNTRIES and 15 <= len(compact) <= 34
+
+
+def _four_digits(value: str) -> bool:
+    return sum(c.isdigit() for c in value) >= 4
+
+
 # EU (and UK, Swiss, Norwegian) VAT numbers by country, from the EU VIES formats.
 _VAT_FORMATS = re.compile(
     r"ATU\d{8}|BE[01]\d{9}|BG\d{9,10}|CY\d{8}[A-Z]|CZ\d{8,10}|DE\d{9}|DK\d{8}|EE\d{9}"
@@ -341,7 +357,20 @@ US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
     r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 )
-KEY_SEP = r"[ \t]*(?:[:#=]|is|was|-)?[ \t]*\(?"  # between a keyword and its value
+# Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM",
+# "'nie': 'Y2484036G'", "mi DNI es 26477377F".
+KEY_SEP = (
+    r"[\"']?[ \t]*\)?[ \t]*(?:(?:n[º°]|(?i:nr)|no(?=\.))\.?[ \t]*)?"
+    r"(?:[:#=]|is|was|ist|es|est|-)?[ \t]*[(\"']?"
+)
+
+# An identifier after its keyword, also written in groups: "RMT 77120 4458", "0044 1873",
+# "RR 6148 2291 077-4" (letters, then digit groups; a digit group never runs into a decimal).
+_GROUP = r"(?:[ ]\d{2,6}(?:-\d{1,2})?(?![\w-]|[.,]\d)){1,3}"
+ID_VALUE = (
+    rf"#?([A-Z]{{1,4}}{_GROUP}|\d{{2,6}}{_GROUP}"
+    rf"|[A-Za-z0-9][A-Za-z0-9_/-]{{{{min}},24}}(?:{_GROUP})?)(?![\w-])"
+)
 
 # --------------------------------------------------------------------------- refiners
 
@@ -526,8 +555,15 @@ def refine_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+_URL_CREDENTIALS = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s/@]{1,200}@", re.IGNORECASE)
+
+
 def refine_url(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """Drop trailing sentence punctuation, keeping a ')' that closes a '(' inside the URL."""
+    """Drop trailing sentence punctuation, keeping a ')' that closes a '(' inside the URL; a
+    URL that carries credentials (scheme://user:password@host, a key as its user) is a
+    service's address, and its secret is found on its own."""
+    if _URL_CREDENTIALS.match(text, start, end):
+        return None
     while end > start:
         last = text[end - 1]
         if last in ".,;:!?'\"]}>" or (
@@ -621,6 +657,110 @@ def _secret_value(value: str) -> bool:
     return len(core) >= 4 and (any(not c.isalpha() for c in core) or (core[1:] != core[1:].lower()))
 
 
+_NOT_A_CODE_BEFORE = re.compile(
+    r"(?i)\b(?:postal|post|zip|area|country|dial(?:ling)?|error|status|exit|return|tariff|hs"
+    r"|sort|swift|bank|branch|iata|airport|product|item|discount|promo|coupon|voucher|course"
+    r"|module|dress|source|qr|bar|colou?r|style|class|tax|building|fault|reason|response"
+    r"|cost|nace|sic|naics|icd|cpt|billing|booking|confirmation|reference|ref)[ -]?$"
+)
+
+
+def refine_code_value(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A one-time / backup / access code, not a postal, error, product or booking code."""
+    keyword = re.search(
+        r"(?i)\b(?:codes?|otp|pin|passcode|tan)\b", text[max(0, start - 60) : start]
+    )
+    if keyword is None:
+        return start, end
+    before = text[max(0, start - 60) : start][: keyword.start()]
+    return (
+        None
+        if _NOT_A_CODE_BEFORE.search(before.rstrip())
+        or before.rstrip().endswith(tuple("0123456789"))
+        else (start, end)
+    )
+
+
+_SYSTEM_ACCOUNTS = frozenset(
+    "root admin administrator postgres mysql app user deploy ubuntu ec2-user centos debian"
+    " git www-data nobody guest test service svc system sa oracle jenkins runner ci".split()
+)
+
+
+_SERVICE_SUFFIXES = tuple(
+    sep + word
+    for sep in "_-"
+    for word in ("svc", "rw", "ro", "worker", "bot", "app", "service", "api", "admin", "user")
+)
+
+
+def _personal_account(value: str) -> bool:
+    """A person's login, not a system or service account (root, postgres, checkout_svc)."""
+    folded = value.casefold()
+    return folded not in _SYSTEM_ACCOUNTS and not folded.endswith(_SERVICE_SUFFIXES)
+
+
+_MBI = re.compile(
+    r"[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9]\d"
+    r"[AC-HJKMNP-RT-Y]{2}\d{2}"
+)
+
+
+def _national_id_value(value: str) -> bool:
+    """Has a digit and is not a US Medicare MBI (a record number of its own rule)."""
+    return _has_digit(value) and not _MBI.fullmatch(value.replace("-", ""))
+
+
+_NAME_BEFORE = re.compile(r"([A-Z][\w'’-]{1,30})[ ](?:\(|is[ ](?:now[ ]|only[ ]|just[ ])?)$")
+
+
+def refine_age_after_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """An age right after a capitalised word that is a name, not a common word ("Piotr
+    (44)", "Alphy is nine"; not "Chapter (12)", "Total is nine")."""
+    m = _NAME_BEFORE.search(text, max(0, start - 48), start)
+    parts = m.group(1).rstrip("'’").split("-") if m else []
+    if not parts or all(map(is_common_non_name, parts)):
+        return None
+    return start, end
+
+
+_PROFESSIONAL_BEFORE = re.compile(
+    r"(?i)\b(?:dr|doctor|mbbs|md|frcs|mrcp|mrcgp|gp|consultant|physician|surgeon|nurse|rn|rgn"
+    r"|midwife|pharmacist|physio(?:therapist)?|paramedic|dentist|vet|veterinary|psychologist"
+    r"|therapist|solicitor|barrister|lawyer|attorney|advocate|avv|notary|notaire|architect"
+    r"|engineer|optometrist|radiographer|counsellor|counselor|clinician|prescriber)\b"
+)
+
+
+def refine_professional_registration(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A registration number in a professional's signature or listing (Dr ..., MBBS, Reg.
+    No. ...), not a vehicle's or a company's."""
+    before = text[max(0, start - 90) : start]
+    if re.search(r"(?i)\b(?:vehicle|car|company|companies|charity|vat|trade|business)\b", before):
+        return None
+    return (start, end) if _PROFESSIONAL_BEFORE.search(before) else None
+
+
+def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_titled_name`, and the name is not only common words (PC Gamer, DC Comics,
+    Nurse Practitioner)."""
+    refined = refine_titled_name(text, start, end)
+    if refined is None:
+        return None
+    words = re.findall(r"[^\W\d_]+", text[refined[0] : refined[1]])
+    common = [w for w in words if zipf(w.casefold()) >= 3.3 and not is_known_name(w)]
+    return None if len(common) == len(words) else refined
+
+
+_NEXT_WORD = re.compile(r"[ ]+([A-Z][A-Za-z'’-]+)")
+
+
+def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The value is followed by a name, not by a common word ("Edition", "Series")."""
+    m = _NEXT_WORD.match(text, end)
+    return None if m is None or zipf(m.group(1).casefold()) >= 3.3 else (start, end)
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -667,7 +807,7 @@ _DATE_MONTH_DAY = _c(
 # "on the 14th", "by the 3rd": a day of the current month, not "the 3rd floor".
 _DATE_WEEKDAY_ORDINAL = _c(
     r"(?i:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
-    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+the[ ]+{_DAY}(?:st|nd|rd|th))\b"
+    rf"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+(?:the[ ]+)?{_DAY}(?:st|nd|rd|th))\b"
 )
 # A day and month without a year, both written with two digits ("01/02", "26/11"), as in
 # statement columns and "until 15/09"; not scores ("24/7") or fractions.
@@ -676,8 +816,10 @@ _DATE_DAY_MONTH_NUMERIC = _c(
 )
 _DATE_ORDINAL_DAY = _c(
     rf"(?i:\b(?:on|by|until|till|before|after|since|from|for|due|dated)[ ]+)(the[ ]+{_DAY}"
-    r"(?:st|nd|rd|th))\b(?![ ]+(?!at\b|and\b|or\b|to\b|in\b|for\b|is\b|was\b|would\b"
-    r"|will\b|works?\b|then\b|instead\b|please\b)[\w])"
+    r"(?:st|nd|rd|th))\b(?![ ]+(?i:floor|time|place|row|century|edition|grade|year|round"
+    r"|generation|attempt|one|item|page|door|lap|level|step|stage|quarter|minute|house|street"
+    r"|avenue|person|child|son|daughter|largest|biggest|best|most|of[ ]the|percentile|amendment"
+    r"|anniversary|birthday|of)\b|-\w)"
 )
 # German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
 # ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
@@ -693,6 +835,66 @@ _DATE_INTL = _c(
     _first(r"\d", r"[\w/.,-]")
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
+)
+# Weekday names in English, German, Spanish, French, Italian and Portuguese.
+WEEKDAY_NAMES = (
+    r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?|montag|dienstag|mittwoch|donnerstag|freitag|samstag"
+    r"|sonntag|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lundi|mardi"
+    r"|mercredi|jeudi|vendredi|samedi|dimanche|luned[ìi]|marted[ìi]|mercoled[ìi]"
+    r"|gioved[ìi]|venerd[ìi]|sabato|domenica|segunda|ter[çc]a|quarta|quinta|sexta"
+)
+WEEKDAY_ANCHORS = (
+    "mon",
+    "tue",
+    "wed",
+    "thu",
+    "fri",
+    "sat",
+    "sun",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "samstag",
+    "sonntag",
+    "lunes",
+    "martes",
+    "miércoles",
+    "miercoles",
+    "jueves",
+    "viernes",
+    "sábado",
+    "sabado",
+    "domingo",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "luned",
+    "marted",
+    "mercoled",
+    "gioved",
+    "venerd",
+    "sabato",
+    "domenica",
+    "segunda",
+    "terça",
+    "terca",
+    "quarta",
+    "quinta",
+    "sexta",
+    "mo",
+    "di",
+    "mi",
+    "do",
+    "fr",
+    "sa",
+    "so",
 )
 _MONTH_ANCHORS = tuple("jan feb mar apr may jun jul aug sep oct nov dec".split())
 _WEEKDAY_BEFORE = re.compile(
@@ -761,8 +963,56 @@ def word_alternation(words: frozenset[str]) -> str:
     return emit(tree)
 
 
+NATIONALITY = word_alternation(NATIONALITY_WORDS)
 _NATIONALITY_WORD = _c(
-    r"(?<![\w'’-])(?:" + word_alternation(NATIONALITY_WORDS) + r")(?![\w'’-])", re.IGNORECASE
+    rf"(?<![\w'’-])(?:{NATIONALITY})(?:-(?:{NATIONALITY}))?(?![\w'’-])", re.IGNORECASE
+)
+_URL_SCHEME_TRIGGER = Trigger(_c("://"), 21, 200)
+# A religion, not inside an institution's name ("Catholic University") nor a given name
+# ("Christian Weber").
+_RELIGION_WORD = _c(
+    r"(?<![\w'’-])(?i:" + word_alternation(RELIGION_WORDS) + r")(?![\w'’]|-(?!ish\b))"
+    r"(?![ ](?i:church|university|school|college|hospital|cathedral|chapel|mission|society"
+    r"|charity|union|community|cent(?:re|er)|association|council|diocese|parish)\b)"
+    r"(?![ ][A-Z][a-z])"
+)
+# A nationality said of a person: "she is Ghanaian", "as a Polish national", "(Portuguese)".
+# The match starts at the nationality word (fixed-width look-behinds for the context), so
+# the rule shares the nationality words' anchor positions.
+_SAID_OF_PERSON = "|".join(
+    f"(?<={before})"
+    for before in (
+        r"\bis ",
+        r"\bam ",
+        r"\bare ",
+        r"\bwas ",
+        r"\bwere ",
+        r"\bas ",
+        r"\bborn ",
+        r"\braised ",
+        r"\bis a ",
+        r"\bis an ",
+        r"\bas a ",
+        r"\bas an ",
+        r"'s a ",
+        r"'m a ",
+        r"\bhalf ",
+        r"\bproud ",
+        r"\bfellow ",
+        r"naturalised ",
+        r"naturalized ",
+        r"nationality: ",
+        r"nationality ",
+        r"citizenship: ",
+        r"\(",
+    )
+)
+_NATIONALITY_OF_PERSON = _c(
+    rf"(?i:{_SAID_OF_PERSON})"
+    rf"((?i:{NATIONALITY})(?:-(?i:{NATIONALITY}))?)"
+    r"(?=[ ]?(?:[,.;!?)]|$|[ ](?i:national|citizen|man|woman|male|female|guy|girl|boy|lady"
+    r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
+    re.MULTILINE,
 )
 
 _STATE_ZIP_TRIGGER = Trigger(_c(rf"(?<![\w]){US_STATES}[ ]+\d{{5}}"), 140, 12)
@@ -816,7 +1066,12 @@ _ROLE_ANCHORS = (
     "customer",
 )
 _MY_RELATIVE = (
-    r"my[ ](?:wife|husband|partner|spouse|son|daughter|mother|mom|mum|father|dad|brother|sister"
+    r"(?:my|our|her|his|their|your)[ ]"
+    r"(?:(?:eldest|youngest|older|younger|little|big|late|twin)[ ])?"
+    r"(?:(?:son|daughter|mother|father|brother|sister)-in-law|step(?:mother|father|son|daughter)"
+    r"|god(?:mother|father|son|daughter)|grandson|granddaughter|union[ ]rep|support[ ]worker"
+    r"|social[ ]worker|key[ ]worker|carer|wife|husband|partner|spouse|son|daughter|mother|mom"
+    r"|mum|father|dad|brother|sister"
     r"|friend|best[ ]friend|boss|manager|colleague|coworker|co-worker|neighbou?r|girlfriend"
     r"|boyfriend|fianc[ée]e?|roommate|flatmate|doctor|therapist|lawyer|attorney|cousin|uncle"
     r"|aunt|grandmother|grandma|grandfather|grandpa|nephew|niece|child|kid|baby|landlord|tenant"
@@ -922,6 +1177,10 @@ _INTRO_ANCHORS = (
     "see",
     "thank",
 )
+_RANKS = (
+    r"PC|DC|DS|DI|DCI|DSU|Sgt|Insp|PCSO|Cllr|Sheriff|Judge|Officer|Constable|Detective|Sergeant"
+    r"|Inspector|Fr|Sister|Brother|Agent|Coach|Nurse|Councillor|Capt|Lt|Col|Maj|Cpl|Pte"
+)
 _TITLES = r"Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Rev|Herr|Frau|Mme|Mlle|Sr|Sra|Srta|Dott|Sig|Pan|Pani"
 
 RULES: tuple[Rule, ...] = (
@@ -978,9 +1237,13 @@ RULES: tuple[Rule, ...] = (
         "secret_assignment",
         "secret",
         _c(
-            r"(?i:\b(?:password|passwd|pwd|passcode|passphrase|pin|api[_ -]?key|secret|token"
-            r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token)\b)(?:[^\n.:=]{0,40}?\b(?:is"
-            r"|was|(?:set|changed|reset)[ ]to)\b[ \t]*[:=]?|[\"']?[ \t]*[:=])[ \t]*[\"']?"
+            r"(?i:\b(?:password|passwd|pwd|pw|passcode|passphrase|pin|api[_ -]?key|secret|token"
+            r"|access[_ -]?key|client[_ -]?secret|auth[_ -]?token|senha|contrase(?:ñ|n)a|mot[ ]de"
+            r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
+            r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|ist|es|est|è|er|är|jest"
+            r"|(?:set|changed|reset)[ ]to)\b(?:[ ](?:still|now|currently|noch))?"
+            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:|[ ](?=[\"“']))"
+            r"[ \t]*[\"“']?"
             r"([^\s\"'`]{4,80})"
         ),
         MEDIUM,
@@ -989,7 +1252,34 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_secret_value,
         refine=refine_secret_value,
-        anchors=("pass", "pwd", "pin", "api", "secret", "token", "access", "client", "auth"),
+        anchors=(
+            "pass",
+            "pwd",
+            "pw",
+            "pin",
+            "api",
+            "secret",
+            "token",
+            "access",
+            "client",
+            "auth",
+            "senha",
+            "contrase",
+            "mot de passe",
+            "mdp",
+            "passwort",
+            "kennwort",
+            "wachtwoord",
+            "hasło",
+            "haslo",
+            "lösenord",
+            "losenord",
+            "salasana",
+            "heslo",
+            "şifre",
+            "sifre",
+            "parola",
+        ),
     ),
     Rule(
         "high_entropy_token",
@@ -1064,8 +1354,8 @@ RULES: tuple[Rule, ...] = (
         "handle",
         _c(
             r"(?i:\b(?:user[ ]?name|login[ ]as|login(?=[ ]is\b)|logged[ ]in[ ]as|log[ ]in[ ]as"
-            r"|signed[ ]in[ ]as"
-            r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|:|=|-)?[ \t]*"
+            r"|signed[ ]in[ ]as|deploying[ ]as|running[ ]as|connected[ ]as|authenticated[ ]as"
+            r"|screen[ ]name|nick(?:name)?|alias|handle)\b)[ \t]*(?:is|will[ ]be|was|:|=|-)?[ \t]*"
             r"([A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9])(?![\w@-]|\.\w)"
         ),
         MEDIUM,
@@ -1078,6 +1368,10 @@ RULES: tuple[Rule, ...] = (
             "logged",
             "log in",
             "signed",
+            "deploying",
+            "running",
+            "connected",
+            "authenticated",
             "screen",
             "nick",
             "alias",
@@ -1159,8 +1453,10 @@ RULES: tuple[Rule, ...] = (
             r"|contact[ ](?:number|no\.?)|contact"
             r"|(?:new|my|mobile|phone|cell|home|work|direct|office)[ ](?:number|line)(?:[ ]is)?"
             r"|dial|sms|txt|ph\.?|tél\.?|telefon|teléfono|móvil|handy|number[ ](?:is|:)"
-            r"|get[ ](?:me|hold[ ]of[ ]me)[ ](?:at|on)|contact[ ]me[ ](?:at|on))"
-            r"\b)[^\d\n+(]{0,40}([+(]?\d[\d ()./-]{5,20}\d)(?![\w])"
+            r"|get[ ](?:me|hold[ ]of[ ]me)[ ](?:at|on)|contact[ ]me[ ](?:at|on)|l[ií]nea"
+            r"|atenci[oó]n[ ]al[ ]cliente|customer[ ](?:service|care)|helpline|hotline|cellulare"
+            r"|portable|gsm|tlf|tfno|telefone|telefono|numer[ ]tel\.?)"
+            r"\b)[^\d\n+(]{0,40}([+(]?\d(?:[\d()./-]|[ ](?=[\d(./-])){5,20}\d)(?![\w])"
         ),
         HIGH,
         "7–15 digits after a phone keyword (tel, mobile, call me at, ...)",
@@ -1197,6 +1493,19 @@ RULES: tuple[Rule, ...] = (
             "number",
             "get me",
             "get hold",
+            "línea",
+            "linea",
+            "atención",
+            "atencion",
+            "customer",
+            "helpline",
+            "hotline",
+            "cellulare",
+            "portable",
+            "gsm",
+            "tlf",
+            "tfno",
+            "numer",
         ),
     ),
     # --- government and financial identifiers
@@ -1231,14 +1540,22 @@ RULES: tuple[Rule, ...] = (
             r"|CPF|CURP|personnummer|steuer-?id|codice[ ]fiscale|sozialversicherungsnummer|PAN"
             r"|aadhaar|CHI|PPSN?|CNP|NIN|NIC|JMBG|OIB|EGN|AMKA|NIR|NISS|RRN|HKID|UPN|PNC[ ]ID"
             r"|(?:residence[ ])?permit(?:[ ](?:no\.?|number|card))?|aufenthaltstitel(?:[ ]nr\.?)?"
-            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF)\b)"
+            r"|insured[ ](?:no\.?|number)|versichertennummer|C\.F\.|CF|f(?:ø|oe)dselsnr\.?"
+            r"|f(?:ø|oe)dselsnummer|personnr\.?|personal[ ](?:id|identity)[ ](?:number|code|no\.?)"
+            r"|henkil(?:ö|o)tunnus|CPR(?:-nr\.?)?|burgerservicenummer|rijksregisternummer|PhilHealth"
+            r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN"
+            r"|RFC|NSS"
+            r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
+            r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number"
+            r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card|id))?)"
+            r"(?:\b|(?<=\.)))"
             + KEY_SEP
             + r"([A-Z0-9](?:[A-Z0-9]|[ -/.](?=[A-Z0-9])){4,20})(?![\w-])"
         ),
         HIGH,
         "identifier after national ID / insurance ID / NI number / tax ID keywords",
         group=1,
-        validate=_has_digit,
+        validate=_national_id_value,
         anchors=(
             "national",
             "insurance",
@@ -1284,6 +1601,40 @@ RULES: tuple[Rule, ...] = (
             "versicherten",
             "c.f.",
             "cf",
+            "fødsels",
+            "foedsels",
+            "personnr",
+            "personal id",
+            "personal identity",
+            "henkil",
+            "cpr",
+            "burgerservice",
+            "rijksregister",
+            "philhealth",
+            "sss",
+            "umid",
+            "nric",
+            "mykad",
+            "ktp",
+            "nik",
+            "tfn",
+            "rfc",
+            "nss",
+            "cuil",
+            "cuit",
+            "rut",
+            "cédula",
+            "cedula",
+            "ahv",
+            "svnr",
+            "idnr",
+            "cif",
+            "steuernummer",
+            "tax file",
+            "social insurance",
+            "sv",
+            "versicherten",
+            "medicare",
         ),
     ),
     Rule(
@@ -1364,23 +1715,29 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "sort_code",
         "routing number",
-        _c(r"(?i:\bsort[ ]?code)" + KEY_SEP + r"(\d{2}[- ]?\d{2}[- ]?\d{2})(?![\w-])"),
+        _c(
+            r"(?i:\bsort[ ]?code|\bBSB|\btransit(?:[ ](?:no\.?|number))?"
+            r"|\binstitution(?:[ ](?:no\.?|number))?)"
+            + KEY_SEP
+            + r"(\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}-?\d{3}|\d{5}|\d{3})(?![\w-])"
+        ),
         HIGH,
-        "UK sort code after its keyword",
+        "UK sort code, Australian BSB, Canadian transit and institution numbers after their "
+        "keyword",
         group=1,
-        anchors=("sort",),
+        anchors=("sort", "bsb", "transit", "institution"),
     ),
     Rule(
         "bank_account",
         "bank account number",
         _c(
-            r"(?i:\b(?:account|acct|a/c|konto(?:nummer)?|compte|cuenta|conta)(?:[ ](?:number"
-            r"|no\.?|num|#|nr\.?))?)" + KEY_SEP + r"(\d(?:[ -]?\d){5,16})(?![\w-])"
+            r"(?i:\b(?:account|acct|acc|a/c|konto(?:nummer)?|compte|cuenta|conta|CLABE)"
+            r"(?:[ ](?:number|no\.?|num|#|nr\.?))?)" + KEY_SEP + r"(\d(?:[ -]?\d){5,17})(?![\w-])"
         ),
         HIGH,
         "6–17 digits after account/acct",
         group=1,
-        anchors=("account", "acct", "a/c", "konto", "compte", "cuenta", "conta"),
+        anchors=("account", "acct", "acc", "a/c", "konto", "compte", "cuenta", "conta", "clabe"),
     ),
     Rule(
         "passport",
@@ -1400,21 +1757,46 @@ RULES: tuple[Rule, ...] = (
         "drivers_license",
         "driver's license",
         _c(
-            r"(?i:\b(?:driver'?s?|driving)[ ]licen[cs]e(?:[ ](?:number|no\.?|num|#|id))?"
+            r"(?i:\b(?:(?:driver'?s?|driving)[ ]licen[cs]e|f(?:ü|ue)hrerschein"
+            r"|permis[ ]de[ ]conduire"
+            r"|carn[eé]t?[ ]de[ ]conducir|licencia[ ]de[ ]conducir|patente[ ]di[ ]guida|rijbewijs"
+            r"|prawo[ ]jazdy|k(?:ö|ø)rkort|k(?:ø)rekort|ajokortti|carta[ ]de[ ]condução|CNH)"
+            r"(?:[ -](?:number|no\.?|num|#|id|nr\.?|nummer|n[º°o]\.?)|nummer)?"
             r"|\bDL(?:[ ]?(?:number|no\.?|#))?)" + KEY_SEP + r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
         ),
         HIGH,
         "licence number after driver's/driving licence or DL",
         group=1,
         validate=_has_digit,
-        anchors=("driver", "driving", "dl"),
+        anchors=(
+            "driver",
+            "driving",
+            "dl",
+            "führerschein",
+            "fuehrerschein",
+            "permis de conduire",
+            "carnet de conducir",
+            "carné de conducir",
+            "licencia de conducir",
+            "patente di guida",
+            "rijbewijs",
+            "prawo jazdy",
+            "körkort",
+            "kørkort",
+            "kørekort",
+            "ajokortti",
+            "carta de condução",
+            "cnh",
+        ),
     ),
     Rule(
         "license_plate",
         "license plate",
         _c(
             r"(?i:\b(?:licen[cs]e[ ]plates?|number[ ]plates?|(?:car|vehicle)[ ]plates?|plates?"
-            r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?)"
+            r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?|plaque"
+            r"|immatriculation|matr[ií]cula|targa|kennzeichen|nummernschild|kenteken|rejestracja"
+            r"|tablica|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?)"
             r"(?:[ ](?:number|no\.?|#))?)"
             + KEY_SEP
             + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3})(?![\w-])"
@@ -1423,7 +1805,28 @@ RULES: tuple[Rule, ...] = (
         "registration after plate/registration keywords",
         group=1,
         validate=_plate_value,
-        anchors=("licen", "number plate", "car plate", "vehicle", "plate", "registration", "reg"),
+        anchors=(
+            "licen",
+            "number plate",
+            "car plate",
+            "vehicle",
+            "plate",
+            "registration",
+            "reg",
+            "plaque",
+            "immatriculation",
+            "matrícula",
+            "matricula",
+            "targa",
+            "kennzeichen",
+            "nummernschild",
+            "kenteken",
+            "rejestracja",
+            "tablica",
+            "spz",
+            "rekisterinumero",
+            "registreringsnummer",
+        ),
     ),
     Rule(
         "medical_record_number",
@@ -1445,12 +1848,13 @@ RULES: tuple[Rule, ...] = (
         "internal id",
         _c(
             r"(?i:\b(?:employee|staff|student|pupil|member|membership|customer|client|user|badge"
-            r"|personnel|payroll|matriculation|account|tax|vat|loyalty(?:[ ]card)?|library[ ]card"
+            r"|personnel|payroll|matriculation|account|loyalty(?:[ ]card)?|library[ ]card"
             r"|patron|subscriber|frequent[ ]flyer|collar|shoulder|warrant|microchip|chip"
-            r"|chassis|vehicle[ ]identification)[ ](?:id|number|no\.?|num|#|code)"
-            r"|\b(?:emp[ ]?(?:id|#|no\.?)|EID|UID|badge|VIN|microchip|collar)(?![\w]))"
-            + KEY_SEP
-            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{2,24})(?![\w-])"
+            r"|chassis|vehicle[ ]identification|frame|meter|z(?:ä|ae)hler)[ ](?:id|number|no\.?"
+            r"|num|#|code|nr\.?)"
+            r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer"
+            r"|framenummer|rahmennummer|z(?:ä|ae)hlernummer)"
+            r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
         HIGH,
         "identifier after employee/student/customer/user ID keywords",
@@ -1469,8 +1873,6 @@ RULES: tuple[Rule, ...] = (
             "payroll",
             "matriculation",
             "account",
-            "tax",
-            "vat",
             "emp",
             "eid",
             "uid",
@@ -1488,6 +1890,11 @@ RULES: tuple[Rule, ...] = (
             "chassis",
             "vehicle",
             "vin",
+            "frame",
+            "meter",
+            "zähler",
+            "zaehler",
+            "rahmen",
         ),
     ),
     Rule(
@@ -1502,9 +1909,8 @@ RULES: tuple[Rule, ...] = (
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
-            r"|job|issue|bug|report)(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
-            + KEY_SEP
-            + r"#?([A-Za-z0-9][A-Za-z0-9_/-]{3,24})(?![\w-])"
+            r"|job|issue|bug|report|dispute|URN|conf\.)(?:[ ](?:id|number|no\.?|num|#|code"
+            r"|ref(?:erence)?))?)" + KEY_SEP + ID_VALUE.replace("{min}", "3")
         ),
         MEDIUM,
         "reference after ticket/case/order/invoice/ref keywords",
@@ -1578,6 +1984,9 @@ RULES: tuple[Rule, ...] = (
             "issue",
             "bug",
             "report",
+            "dispute",
+            "urn",
+            "conf.",
         ),
     ),
     Rule(
@@ -1593,10 +2002,10 @@ RULES: tuple[Rule, ...] = (
         "reference id",
         _c(
             _first("[A-Z]", r"[\w-]")
-            + r"[A-Z]{0,5}-\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
+            + r"[A-Z]{0,5}-(?:\d{2}-)?\d{4,10}(?:-\d{1,6})?(?:-[A-Z0-9]{1,6})?(?![\w-])"
         ),
         MEDIUM,
-        "LETTERS-digits identifier such as INC-12345 or ABC-2024-0012",
+        "LETTERS-digits identifier such as INC-12345, ABC-2024-0012 or SU-25-0009418",
     ),
     Rule(
         "uuid",
@@ -2215,8 +2624,10 @@ RULES: tuple[Rule, ...] = (
         "username_key_value",
         "handle",
         _c(
-            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent)[ \t]*"
-            r"[=:][ \t]*)[\"']?([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
+            r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent"
+            r"|created_by|updated_by|modified_by|requester|requested_by|reporter|reviewer"
+            r"|assigned_to)[\"']?[ \t]*[=:][ \t]*)[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
         ),
         MEDIUM,
         "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
@@ -2233,6 +2644,14 @@ RULES: tuple[Rule, ...] = (
             "owner",
             "assignee",
             "agent",
+            "created_by",
+            "updated_by",
+            "modified_by",
+            "requester",
+            "requested_by",
+            "reporter",
+            "reviewer",
+            "assigned_to",
         ),
     ),
     Rule(
@@ -2407,6 +2826,626 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "medical_license",
+        "medical license",
+        _c(
+            r"(?i:\b(?:GMC|NMC(?:[ ]PIN)?|HCPC(?:[ ]reg(?:istration|\.)?)?|GPhC|GDC|AHPRA|NPI|DEA"
+            r"|RCVS|MCRN|RPPS|ADELI|LANR|COREN|SIA[ ]licen[cs]e|state[ ]bar|bar[ ](?:no\.?"
+            r"|number|roll|registration)|SBN|ordinal|colegiad[oa]|tessera|iscrizione|cod\.[ ]reg\."
+            r"|BIG-(?:nummer|registratie)|notary[ ]commission|commission[ ](?:no\.?|number)"
+            r"|(?:professional|practitioner|medical|nursing|practising|practicing)[ ]"
+            r"(?:registration|licen[cs]e|certificate))(?:[ ](?:no\.?|number|n[º°o]\.?|n\.|#|pin))?"
+            r"(?:\b|(?<=\.)))"
+            + KEY_SEP
+            + r"([A-Z]{0,4}[ -]?\d(?:[\dA-Z]|[ .-](?=[\dA-Z])){3,19})(?![\w-])"
+        ),
+        MEDIUM,
+        "registration number of a regulated professional after GMC / NMC PIN / HCPC / NPI / "
+        "DEA / AHPRA / bar number / colegiado / n° ordinal / SIA licence keywords",
+        group=1,
+        validate=_four_digits,
+        anchors=(
+            "gmc",
+            "nmc",
+            "hcpc",
+            "gphc",
+            "gdc",
+            "ahpra",
+            "npi",
+            "dea",
+            "rcvs",
+            "mcrn",
+            "rpps",
+            "adeli",
+            "lanr",
+            "coren",
+            "sia",
+            "state bar",
+            "bar ",
+            "sbn",
+            "ordinal",
+            "colegiad",
+            "tessera",
+            "iscrizione",
+            "cod. reg.",
+            "big-",
+            "notary",
+            "commission",
+            "professional",
+            "practitioner",
+            "medical",
+            "nursing",
+            "practising",
+            "practicing",
+        ),
+    ),
+    Rule(
+        "iban_context",
+        "iban",
+        _c(
+            r"(?i:(?<![a-z])iban(?![a-z])(?:[ ](?:no\.?|number))?)[ \t]*(?:[:#=]|is)?[ \t]*"
+            r"((?i:[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?))(?![\w])"
+        ),
+        0.9,
+        "IBAN layout after the word IBAN, also in lower case and when its check digits fail "
+        "(typed by hand)",
+        group=1,
+        validate=_iban_shape,
+        anchors=("iban",),
+    ),
+    Rule(
+        "api_key_live",
+        "secret",
+        _c(r"(?<![\w-])[a-z]{2,8}_(?:live|prod)_[A-Za-z0-9]{16,200}(?![\w-])"),
+        HIGH,
+        "provider-style live key: prefix_live_ or prefix_prod_ and 16+ letters or digits",
+        trigger=Trigger(_c(r"_(?:live|prod)_"), 9, 200),
+    ),
+    Rule(
+        "internal_id_key_value",
+        "internal id",
+        _c(
+            r"(?i:(?<![\w.-])(?:(?:user|customer|cust|account|acct|member|employee|emp|staff"
+            r"|patient|student|subscriber|player|driver|rider)_?(?:id|no|num|number)|device(?:_?id)?"
+            r"|serial(?:_?no)?|imei))[\"']?[ \t]*[=:][ \t]*[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9_:.-]{2,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a person's or device's id in key=value logs (user_id=u_58122, device=R58N31KQZ7A)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "user",
+            "customer",
+            "cust",
+            "account",
+            "acct",
+            "member",
+            "employee",
+            "emp",
+            "staff",
+            "patient",
+            "student",
+            "subscriber",
+            "player",
+            "driver",
+            "rider",
+            "device",
+            "serial",
+            "imei",
+        ),
+    ),
+    Rule(
+        "reference_id_key_value",
+        "reference id",
+        _c(
+            r"(?i:(?<![\w.-])(?:order|payout|payment|invoice|ticket|case|booking|claim|refund|txn"
+            r"|transaction|shipment|policy|reservation|subscription|contract|parcel|tracking)"
+            r"_?(?:id|no|num|number|ref)?)[\"']?[ \t]*=[ \t]*[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9_:.-]{2,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a record's id in key=value logs (payout_id=po_7731903, order=A-55120)",
+        group=1,
+        validate=_has_digit,
+        anchors=(
+            "order",
+            "payout",
+            "payment",
+            "invoice",
+            "ticket",
+            "case",
+            "booking",
+            "claim",
+            "refund",
+            "txn",
+            "transaction",
+            "shipment",
+            "policy",
+            "reservation",
+            "subscription",
+            "contract",
+            "parcel",
+            "tracking",
+        ),
+    ),
+    Rule(
+        "chat_handle_line_start",
+        "handle",
+        _c(
+            r"^([A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z][A-Za-z0-9]*|_\d+)+|[A-Za-z]{2,}\d{2,})"
+            r"(?=:[ ][^\s:]+(?:[ ]+[^\s]+){2})",
+            re.MULTILINE,
+        ),
+        0.6,
+        "a user name (with . or _, or ending in digits) speaking at a line start, followed by "
+        "a sentence of at least three words (not a config key: db_host: localhost)",
+        group=1,
+        requires=(":",),
+    ),
+    Rule(
+        "date_day_month_dotted",
+        "date",
+        _c(
+            r"(?<![\w.,:/-])(?<!(?i:version|release)[ ])(?:0?[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])"
+            r"\.(?![\w.,/-]|[ ]?\d)"
+        ),
+        MEDIUM,
+        "day and month with trailing dots and no year (am 12.03. um 16 Uhr)",
+        trigger=Trigger(_c(r"\.(?:0[1-9]|1[0-2])\.(?!\d)"), 2, 0),
+    ),
+    Rule(
+        "age_be_words",
+        "age",
+        _c(
+            rf"(?i:\b(?:she's|he's|i'm|shes|hes|im|she[ ]is|he[ ]is|i[ ]am)[ ])({NUMBER_WORD})"
+            r"(?=[ ]?(?:now\b|already\b|today\b|this[ ]year\b|[,.;!?—–)]|[ ]*(?:\n|$))"
+            r"|[ ]+[^\w\s])"
+        ),
+        MEDIUM,
+        "an age in words after she's / he's / I'm: she's eleven now",
+        group=1,
+        validate=_age_valid,
+        anchors=("she", "he", "i'm", "im", "i am"),
+    ),
+    Rule(
+        "gamer_tag",
+        "handle",
+        _c(
+            r"(?<![\w#@.-])(?!(?i:order|ticket|issue|pr|bug|case|ref|invoice|no|nr|item|room|unit"
+            r"|apt|flat|suite|run|build|job|step)#)[A-Za-z][A-Za-z0-9_.-]{1,30}#\d{4,5}(?![\w-])"
+        ),
+        MEDIUM,
+        "a gamer tag: a name and four or five digits after '#' (Bingo#4471)",
+        trigger=Trigger(_c(r"(?<=[\w.-])#\d{4,5}(?![\w-])"), 32, 0),
+    ),
+    Rule(
+        "date_weekday_day",
+        "date",
+        _c(
+            rf"(?:(?i:\b(?:{WEEKDAY_NAMES}))\.?[ ]+(?:(?:el|le|il|den|am|the)[ ]+)?"
+            r"|\b(?:Mo|Di|Mi|Do|Fr|Sa|So)\.?,?[ ]+(?=\d{1,2}\.(?!\d)))"
+            r"(?:3[01]|[12]\d|0?[1-9])(?:\.|(?:/(?:1[0-2]|0?[1-9]))(?![/\d]))?"
+            r"(?![\d:]|[.,]\d|[ ]?(?i:am|pm|h|uhr|hrs?|min|%|x|times|people|pax)\b"
+            r"|[ ]*(?i:to|till|until|bis|a|-|–)[ ]*\d)"
+            rf"(?![ ]+(?:de[ ]+)?(?i:{MONTH}|{MONTH_INTL}))"
+        ),
+        MEDIUM,
+        "a weekday and a day of the month in English, German, Spanish, French, Italian or "
+        "Portuguese (jueves 17, Fr 17., Wed 3/4)",
+        anchors=WEEKDAY_ANCHORS,
+    ),
+    Rule(
+        "date_airline",
+        "date",
+        _c(
+            r"(?<![\w])(?:0[1-9]|[12]\d|3[01])(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"
+            r"(?:\d{2})?(?![\w])"
+        ),
+        MEDIUM,
+        "airline-style date: 05APR, 11APR25",
+        trigger=Trigger(_c(r"\d(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"), 1, 2),
+    ),
+    Rule(
+        "date_day_month_short",
+        "date",
+        _c(
+            r"(?i:"
+            + "|".join(
+                f"(?<={before} )"
+                for before in (
+                    r"\bon",
+                    r"\bfrom",
+                    r"\buntil",
+                    r"\btill",
+                    r"\bsince",
+                    r"\bby",
+                    r"\bstarted",
+                    r"\bdue",
+                    r"\bdated",
+                    r"\bbefore",
+                    r"\bafter",
+                    r"\bemails of",
+                    r"\bemail of",
+                    r"\bletters of",
+                    r"\bletter of",
+                    r"\bam",
+                    r"\ble",
+                    r"\bel",
+                    r"\bil",
+                    r"\bvom",
+                    r"\bbis",
+                    r"\bab",
+                    r"\bstart",
+                )
+            )
+            + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])(?:/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
+            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/.-]|[ ]?\d)))"
+        ),
+        LOW + 0.1,
+        "day/month without a year after on / from / until / since / start: on 12/9, started "
+        "13/3, start 1.4.",
+        group=1,
+        trigger=Trigger(_c(r"(?<![\w/.])\d{1,2}(?:/\d{1,2}|\.\d{1,2}\.)(?![\w/])"), 0, 0),
+    ),
+    Rule(
+        "one_time_code",
+        "secret",
+        _c(
+            r"(?i:\b(?:(?:one-time|verification|security|backup|recovery|login|access|reset|sms"
+            r"|auth(?:entication)?|2fa|mfa)[ ])?(?:codes?|otp|pin|passcode|tan)\b"
+            r"(?:[ ](?:is|are|was|were))?(?:[ ](?:still|now))?[ \t]*[:=#]?[ \t]*[\"“']?)"
+            r"(\d{3}[ -]\d{3}|\d{4}-\d{4}|\d{4,8}|\d(?:[ ]\d){3,7})(?![\w-]|[.,]\d)"
+        ),
+        MEDIUM,
+        "digits after code / OTP / PIN / passcode (code 482913, OTP 604 771, backup codes are "
+        "8841-2290), not after postal / error / product / booking code",
+        group=1,
+        refine=refine_code_value,
+        anchors=(
+            "one-time",
+            "verification",
+            "security",
+            "backup",
+            "recovery",
+            "login",
+            "access",
+            "reset",
+            "sms",
+            "auth",
+            "2fa",
+            "mfa",
+            "code",
+            "otp",
+            "pin",
+            "passcode",
+            "tan",
+        ),
+    ),
+    Rule(
+        "command_line_password",
+        "secret",
+        _c(
+            r"(?:\bmysql(?:dump|admin)?\b[^\n]{0,80}?[ ]-p(?=\S)|[ ]-pass(?:in|out)?[ ]pass:"
+            r"|[ ]--password[= ](?=\S))"
+            r"([^\s\"'`]{3,128})"
+        ),
+        HIGH,
+        "password on a command line (mysql -pX, openssl -pass pass:X, --password=X)",
+        group=1,
+        requires=("mysql", "-pass", "--password"),
+    ),
+    Rule(
+        "url_key",
+        "secret",
+        _c(r"[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9_-]{20,128})@", re.IGNORECASE),
+        HIGH,
+        "a long key as a URL's user (Sentry DSN https://<key>@host)",
+        group=1,
+        trigger=_URL_SCHEME_TRIGGER,
+    ),
+    Rule(
+        "url_user",
+        "handle",
+        _c(r"[a-z][a-z0-9+.-]{1,20}://([A-Za-z0-9][\w.-]{1,63}):[^\s@/]{3,128}@", re.IGNORECASE),
+        MEDIUM,
+        "the user of a URL with credentials (postgresql://jdoe:...@host), not a system account",
+        group=1,
+        validate=_personal_account,
+        trigger=_URL_SCHEME_TRIGGER,
+    ),
+    Rule(
+        "ssh_user",
+        "handle",
+        _c(
+            r"\b(?:ssh|scp|sftp|rsync|mosh)\b[^\n]{0,120}?[ :]([a-z_][a-z0-9_.-]{1,31})@"
+            r"(?=[\w.-]+(?:[:\s/]|$))",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a login in ssh/scp user@host, not a system account",
+        group=1,
+        validate=_personal_account,
+        requires=("ssh", "scp", "sftp", "rsync", "mosh"),
+    ),
+    Rule(
+        "home_directory_user",
+        "handle",
+        _c(r"/home/([a-z_][a-z0-9_.-]{1,31})(?=/|\s|$)", re.MULTILINE),
+        MEDIUM,
+        "the user of a /home/<user>/ path, not a system account",
+        group=1,
+        validate=_personal_account,
+        anchors=("/home/",),
+    ),
+    Rule(
+        "cli_user_flag",
+        "handle",
+        _c(
+            r"(?<![\w-])--(?:assignee|user(?:name)?|login|owner|author|reviewer|reporter)[ =]"
+            r"[\"']?([A-Za-z0-9][A-Za-z0-9._-]{1,38}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        "a user name after --assignee / --user / --author on a command line",
+        group=1,
+        validate=_personal_account,
+        anchors=("--",),
+    ),
+    Rule(
+        "chat_speaker_dash_time",
+        "handle",
+        _c(
+            r"^([A-Za-z0-9][\w.-]{1,31})[ ]—[ ](?:Today|Yesterday|\d{1,2}/\d{1,2}/\d{2,4})\b",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "a user name (digits, dots, dashes or underscores) heading a Discord-style message: "
+        "name — Today at 21:04",
+        group=1,
+        validate=_identifier_like,
+        requires=(" — ",),
+    ),
+    Rule(
+        "vin",
+        "internal id",
+        _c(_first("[A-HJ-NPR-Z0-9]", r"[\w-]") + r"[A-HJ-NPR-Z0-9]{12}\d{4}(?![\w-])"),
+        MEDIUM,
+        "vehicle identification number: 17 characters without I, O or Q, ending in digits, "
+        "with at least three letters",
+        validate=lambda v: sum(c.isalpha() for c in v) >= 3 and sum(c.isdigit() for c in v) >= 6,
+    ),
+    Rule(
+        "uk_nino",
+        "national id",
+        _c(
+            _first("[A-CEGHJ-PR-TW-Z]", r"[\w-]")
+            + r"[A-CEGHJ-NPR-TW-Z](?<!BG)(?<!GB)(?<!NK)(?<!KN)(?<!TN)(?<!NT)(?<!ZZ)"
+            r"[ ]?\d{2}[ ]?\d{2}[ ]?\d{2}[ ]?[A-D](?![\w-])"
+        ),
+        HIGH,
+        "UK National Insurance number (two prefix letters from the HMRC set, six digits, A-D)",
+    ),
+    Rule(
+        "age_after_name",
+        "age",
+        _c(
+            r"(?<=[\w'’])(?:[ ]\(|[ ]is[ ](?:now[ ]|only[ ]|just[ ])?)"
+            rf"([1-9]\d?|(?i:{NUMBER_WORD}))"
+            r"(?=\)|[ ]?(?:[,.;!?]|$)|[ ](?:on|until|till|next|this|today|now|and|but|in[ ]\w+"
+            r"|years?|yrs)\b)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age right after a name: Piotr (44), Alphy is nine on the 20th (not Chapter (12))",
+        group=1,
+        validate=_age_valid,
+        refine=refine_age_after_name,
+        requires=("(", " is "),
+    ),
+    Rule(
+        "age_of_child",
+        "age",
+        _c(
+            r"(?i:\b(?:child|infant|minor|baby|boy|girl|son|daughter|kid|toddler|teen|teenager)"
+            r",?[ ])(\d{1,2}[ ]?(?:yrs?|years?|y/o|yo|months?|mos?)(?:[ ]old)?)\b"
+        ),
+        MEDIUM,
+        "an age with its unit after child / son / girl: (child, 9 yrs)",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "child",
+            "infant",
+            "minor",
+            "baby",
+            "boy",
+            "girl",
+            "son",
+            "daughter",
+            "kid",
+            "toddler",
+            "teen",
+        ),
+    ),
+    Rule(
+        "dni_nie",
+        "national id",
+        _c(_first("[0-9XYZ]", r"[\w-]") + r"\d{7}[ -]?[A-HJ-NP-TV-Z](?![\w-])"),
+        HIGH,
+        "Spanish DNI / NIE whose letter is the number's mod-23 check letter",
+        validate=dni_nie_valid,
+        trigger=Trigger(_c(r"\d{7}[ -]?[A-HJ-NP-TV-Z](?![\w-])"), 1, 0),
+    ),
+    Rule(
+        "eleven_digit_national_id",
+        "national id",
+        _c(_first(r"\d", r"[\w+./-]") + r"\d{10}(?![\w-]|[.,]\d)"),
+        MEDIUM,
+        "11 digits that are a valid Polish PESEL or Norwegian fødselsnummer (birth date and "
+        "check digits)",
+        validate=lambda v: pesel_valid(v) or fodselsnummer_valid(v),
+        trigger=Trigger(_c(r"(?<![\w+./-])\d{11}(?![\w-])"), 0, 0),
+    ),
+    Rule(
+        "personnummer",
+        "national id",
+        _c(_first(r"\d", r"[\w+./-]") + r"(?:\d{7}|\d{5})[-+]\d{4}(?![\w-])"),
+        MEDIUM,
+        "Swedish personnummer YYMMDD-NNNN (or YYYYMMDD-NNNN) with a real date and its Luhn check",
+        validate=personnummer_valid,
+        trigger=Trigger(_c(r"\d{6}[-+]\d{4}(?![\w-])"), 2, 0),
+    ),
+    Rule(
+        "professional_registration",
+        "medical license",
+        _c(
+            r"(?i:\b(?:reg(?:istration)?\.?|licen[cs]e|prescriber|provider|membership)"
+            r"[ ](?:no\.?|number|#|n[º°o]\.?))"
+            + KEY_SEP
+            + r"([A-Z]{0,6}[/ -]?[A-Z0-9]{0,6}[/ -]?\d(?:[\dA-Z]|[/ .-](?=[\dA-Z])){3,19})(?![\w-])"
+        ),
+        MEDIUM,
+        "registration / licence / prescriber number next to a professional's title "
+        "(Dr ..., MBBS · Reg. No. APMC/FMR/48213)",
+        group=1,
+        validate=_four_digits,
+        refine=refine_professional_registration,
+        anchors=("reg", "licen", "prescriber", "provider", "membership"),
+    ),
+    Rule(
+        "platform_handle",
+        "handle",
+        _c(
+            r"(?i:\b(?:ig|insta(?:gram)?|tiktok|twitter|snap(?:chat)?|discord|telegram|skype|twitch"
+            r"|steam|xbox|psn|gamertag|github|gitlab|reddit|linkedin|slack|wechat|line[ ]id|kik"
+            r"|mastodon|bluesky|youtube|yt|ign|roblox)(?:[ ](?:handle|username|user"
+            r"|id|name|tag|account))?(?:[ ]*[:=-]|[ ]is|[ ]@))[ ]*@?"
+            r"([A-Za-z0-9][A-Za-z0-9._#-]{1,30}[A-Za-z0-9])(?![\w@:/-])"
+        ),
+        MEDIUM,
+        "a user name after a platform's name: IG: maria.k, discord - kaito#1234, my insta is x",
+        group=1,
+        validate=_user_value,
+        anchors=(
+            "ig",
+            "insta",
+            "tiktok",
+            "twitter",
+            "snap",
+            "discord",
+            "telegram",
+            "skype",
+            "twitch",
+            "steam",
+            "xbox",
+            "psn",
+            "gamertag",
+            "github",
+            "gitlab",
+            "reddit",
+            "linkedin",
+            "slack",
+            "wechat",
+            "line id",
+            "kik",
+            "mastodon",
+            "bluesky",
+            "youtube",
+            "yt",
+            "ign",
+            "roblox",
+        ),
+    ),
+    Rule(
+        "reddit_user",
+        "handle",
+        _c(r"(?<![\w/])/?u/([A-Za-z0-9_-]{3,20})(?![\w/-])"),
+        MEDIUM,
+        "a Reddit user: u/name",
+        group=1,
+        requires=("u/",),
+    ),
+    Rule(
+        "age_sex",
+        "age",
+        _c(r"(?<![\w/.-])(\d{1,2}(?:[ ]?(?:yrs?|y))?)[ ]?/[ ]?[FMfm](?![\w/])"),
+        MEDIUM,
+        "age and sex written together: 56 yrs/F, 28/M",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(_c(r"/[ ]?[FMfm](?![\w/])"), 8, 0),
+    ),
+    Rule(
+        "age_after_shes",
+        "age",
+        _c(
+            r"(?i:\b(?:she's|he's|shes|hes|i'm|im)[ ](?:only[ ]|now[ ]|almost[ ]|nearly[ ]"
+            r"|just[ ])?)([1-9]\d?)(?![\w.,:/]|[ ]?(?i:%|percent|minutes?|mins?|hours?|hrs|days?"
+            r"|weeks?|months?|miles?|km|feet|ft|foot|inches|cm|kg|lbs?|pounds?|euros?|dollars?"
+            r"|quid|k|am|pm|o'clock|seconds?|secs?|times|x|stone|st|stops?|floors?|blocks?|steps?"
+            r"|points?|pts|percent|out|of|euro|bucks|grand|mil|million|th|nd|rd)\b)"
+        ),
+        MEDIUM,
+        "a number after she's / he's / I'm (she's 88 na, im 14 lol), not a distance, time or "
+        "amount",
+        group=1,
+        validate=_age_valid,
+        anchors=("she's", "he's", "shes", "hes", "i'm", "im"),
+    ),
+    Rule(
+        "police_collar_number",
+        "internal id",
+        _c(r"(?<![\w])(?:PC|PCSO|DC|PS|Sgt|DS)[ ](\d{3,5})(?=[ ]+[A-Z][A-Za-z'’-]+)"),
+        MEDIUM,
+        "a police officer's collar number between rank and name (PC 4417 HARGREAVES), not a "
+        "product (PC 2024 Edition)",
+        group=1,
+        refine=refine_before_a_name,
+        anchors=("pc", "pcso", "dc", "ps", "sgt", "ds"),
+    ),
+    Rule(
+        "age_when_was",
+        "age",
+        _c(
+            r"(?i:\b(?:when|since|until|till|because)[ ](?:i|he|she|they|we|you)[ ](?:was|were)"
+            r"[ ](?:only[ ]|just[ ]|about[ ])?)"
+            rf"(\d{{1,2}}|(?i:{NUMBER_WORD}))(?![\w]|[ ]?(?i:%|minutes?|mins?|hours?|days?|weeks?"
+            r"|months?|years?[ ]ago|o'clock|am|pm|percent|times|euros?|dollars?|pounds?)\b)"
+        ),
+        MEDIUM,
+        "an age in 'when I was 12', 'since she was seven'",
+        group=1,
+        validate=_age_valid,
+        anchors=("when", "since", "until", "till", "because"),
+    ),
+    Rule(
+        "age_after_birth_date",
+        "age",
+        _c(
+            r"(?i:\b(?:DOB|D\.O\.B\.?|born|date[ ]of[ ]birth|geb\.|né(?:e)?|nac\.)[: ]"
+            r"[^\n()]{4,30}\((?:aged?[ ])?)(\d{1,3}(?:[ ]?(?:y(?:ea)?rs?|J\.|ans|años|anni))?)\)"
+        ),
+        MEDIUM,
+        "an age in parentheses after a birth date: DOB 03/03/1993 (31), geb. 11.08.1951 (73 J.)",
+        group=1,
+        validate=_age_valid,
+        anchors=("dob", "d.o.b", "born", "date of birth", "geb.", "né", "nac."),
+    ),
+    Rule(
+        "age_after_sex",
+        "age",
+        _c(
+            r"(?:(?i:\b(?:female|male|woman|man|girl|boy))|(?:^|(?<=\())[FM]),[ ](\d{1,2})"
+            r"(?=[,;)]|[ ]*$|[ ](?:from|in|at|with|who|and|lives|living)\b)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age after the person's sex: female, 34, from Leeds; (F, 29)",
+        group=1,
+        validate=_age_valid,
+        requires=(",",),
+    ),
+    Rule(
         "chat_handle_speaker",
         "handle",
         _c(
@@ -2492,7 +3531,8 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             r"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged"
-            r"|(?:is|am|was|he's|she's|i'm|they're|we're|you're|you[ ]are|he[ ]is|she[ ]is)"
+            r"|(?:is|am|was|he's|she's|hes|shes|i'm|they're|we're|you're"
+            r"|you[ ]are|he[ ]is|she[ ]is)"
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
@@ -2515,6 +3555,8 @@ RULES: tuple[Rule, ...] = (
             "was ",
             "he's",
             "she's",
+            "hes",
+            "shes",
             "i'm",
             "they're",
             "we're",
@@ -2562,6 +3604,24 @@ RULES: tuple[Rule, ...] = (
         anchors=("nationality", "citizenship", "religion", "faith", "ethnicity", "denomination"),
     ),
     Rule(
+        "religion_word",
+        "nationality or group",
+        _RELIGION_WORD,
+        MEDIUM,
+        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name",
+        anchors=tuple(sorted(RELIGION_WORDS)),
+    ),
+    Rule(
+        "nationality_of_person",
+        "nationality or group",
+        _NATIONALITY_OF_PERSON,
+        0.8,
+        "a nationality said of a person (is Ghanaian, as a Polish national, born Dutch) or in "
+        "parentheses after a name or document: (Portuguese)",
+        group=1,
+        anchors=tuple(sorted(NATIONALITY_WORDS)),
+    ),
+    Rule(
         "nationality_word",
         "nationality or group",
         _NATIONALITY_WORD,
@@ -2570,6 +3630,48 @@ RULES: tuple[Rule, ...] = (
         anchors=tuple(sorted(NATIONALITY_WORDS)),
     ),
     # --- person names
+    Rule(
+        "person_ranked",
+        "full person name",
+        _c(rf"(?<![\w])(?:{_RANKS})\.?[ \t]+({TITLED_RUN}{NAME_END})"),
+        0.8,
+        "capitalised name after a police, court, church or military rank (PC Latham, Sheriff "
+        "Dunlop, Fr. Jose, Agent Ilse)",
+        group=1,
+        refine=refine_ranked_name,
+        anchors=(
+            "agent",
+            "brother",
+            "capt",
+            "cllr",
+            "coach",
+            "col",
+            "constable",
+            "councillor",
+            "cpl",
+            "dc",
+            "dci",
+            "detective",
+            "di",
+            "ds",
+            "dsu",
+            "fr",
+            "insp",
+            "inspector",
+            "judge",
+            "lt",
+            "maj",
+            "nurse",
+            "officer",
+            "pc",
+            "pcso",
+            "pte",
+            "sergeant",
+            "sgt",
+            "sheriff",
+            "sister",
+        ),
+    ),
     Rule(
         "person_titled",
         "full person name",
@@ -2608,14 +3710,15 @@ RULES: tuple[Rule, ...] = (
         0.8,
         "capitalised name after a personal role (my wife Maria, patient Jose Alvarez)",
         group=1,
-        refine=refine_titled_name,
-        anchors=("my ", *_ROLE_ANCHORS),
+        refine=refine_ranked_name,
+        anchors=("my ", "our ", "her ", "his ", "their ", "your ", *_ROLE_ANCHORS),
     ),
     Rule(
         "person_role_lower",
         "full person name",
         _c(
             rf"(?i:\b{_MY_RELATIVE})[ \t]*,?[ \t]*(?:(?:is[ ])?(?:named|called)[ \t]+)?"
+            r"(?!(?i:aged?|who|was|is|and|has|had|also|too|then|now)\b)"
             rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?)(?=[ \t]*(?:[,.!?;]|$|\n|(?i:and|said|says|is"
             rf"|was|who|will|has|had|told|asked|called|wants|just)\b))"
         ),
@@ -2623,7 +3726,7 @@ RULES: tuple[Rule, ...] = (
         "any-case name after my <relative> when a clause boundary follows",
         group=1,
         refine=refine_context_name,
-        anchors=("my ",),
+        anchors=("my ", "our ", "her ", "his ", "their ", "your "),
     ),
     Rule(
         "person_label",

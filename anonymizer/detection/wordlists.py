@@ -192,6 +192,14 @@ pentecostal presbyterian mormon muslim moslem sunni shia shiite jewish hindu bud
 sikh jain atheist agnostic quaker zoroastrian bahai rastafarian taoist shinto
 """)
 
+# Religions, which (unlike nationality adjectives: French fries, English class) almost always
+# describe a person; "orthodox" and "evangelical" are left out (an orthodox view).
+RELIGION_WORDS = _words("""
+catholic protestant anglican baptist methodist lutheran pentecostal presbyterian mormon
+muslim moslem sunni shia shiite jewish hindu buddhist sikh jain atheist agnostic quaker
+zoroastrian bahai rastafarian taoist shinto
+""") | frozenset({"jehovah's witness", "jehovah’s witness", "christian"})
+
 # Given names and surnames that are also everyday English words: a mention in lower case is
 # far more likely the word ("i will mark it"), so name propagation only spreads them as
 # written in the name (capitalised).

@@ -179,7 +179,7 @@ NEGATIVE = [
     ("SSN 123-45-6789 on file.", "phone number"),
     ("Area codes 000-12-3456 and 666-12-3456 are never issued.", "ssn"),
     ("bad card 4111 1111 1111 1112 here", "card number"),
-    ("bad IBAN DE89 3704 0044 0532 0130 01 here", "iban"),
+    ("bad account DE89 3704 0044 0532 0130 01 here", "iban"),
     ("routing number 021000022 for the wire", "routing number"),
     ("The time was 10:30:00 and the ratio 3:2.", "ip address"),
     ("Version 999.1.2.3 shipped.", "ip address"),
@@ -208,9 +208,15 @@ def test_it_rejects_card_numbers_failing_luhn() -> None:
 
 
 def test_it_rejects_ibans_failing_mod_97() -> None:
-    assert_finds("IBAN GB82 WEST 1234 5698 7654 32", "GB82 WEST 1234 5698 7654 32", "iban")
-    assert_no("IBAN GB82 WEST 1234 5698 7654 33", "iban")
-    assert_no("IBAN GB83 WEST 1234 5698 7654 32", "iban")
+    assert_finds("paid to GB82 WEST 1234 5698 7654 32", "GB82 WEST 1234 5698 7654 32", "iban")
+    assert_no("paid to GB82 WEST 1234 5698 7654 33", "iban")
+    assert_no("paid to GB83 WEST 1234 5698 7654 32", "iban")
+
+
+def test_after_the_word_iban_a_mistyped_iban_still_counts() -> None:
+    # People type IBANs by hand; after the keyword the layout is evidence enough.
+    assert_finds("IBAN GB82 WEST 1234 5698 7654 33", "GB82 WEST 1234 5698 7654 33", "iban")
+    assert_no("IBAN GB82 WEST 1234", "iban")  # too short for any country
 
 
 def test_it_rejects_crypto_addresses_with_bad_checksums() -> None:

@@ -1,0 +1,61 @@
+"""Which language a line is written in, from word frequencies, to doubt the model there.
+
+The NER model was trained on English text; in a German forum post or a Spanish hotel form
+it reads capitalised nouns and form labels as names and places ("Bitte", "Fecha de",
+"Heizkosten"). A span whose words are common words of the line's own (non-English)
+language and nobody's name is that kind of reading. Frequencies come from wordfreq's small
+word lists (loaded lazily, ~5 MB per language).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache, lru_cache
+
+from anonymizer.detection.names import is_known_name
+
+LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "fil", "id", "sv", "da", "ro")
+COMMON_ZIPF = 3.5  # a word this frequent in the line's language is a common word there
+MIN_WORDS = 3
+MAX_WORDS = 24
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[^\W\d_A-Z]{2,}(?![\w'’-])")
+
+
+@cache
+def _frequencies(language: str) -> dict[str, float]:
+    """wordfreq's small word list for the language (empty without wordfreq)."""
+    try:
+        from wordfreq import get_frequency_dict
+    except ImportError:
+        return {}
+    return get_frequency_dict(language, wordlist="small")
+
+
+def word_zipf(word: str, language: str) -> float:
+    """The (lower-case, single) word's frequency in the language on the Zipf scale; a dict
+    look-up, much cheaper than tokenising through `wordfreq.zipf_frequency`."""
+    frequency = _frequencies(language).get(word, 0.0)
+    return math.log10(frequency) + 9 if frequency > 0 else 0.0
+
+
+@lru_cache(maxsize=4096)
+def line_language(line: str) -> str | None:
+    """The language whose word frequencies best explain the line's lower-case words ("die",
+    "an" and "so" are English words too, so a share of English words is not enough); None
+    when the line has too few of them to tell."""
+    words = [w for w in _LOWER_WORD.findall(line) if w.islower()][:MAX_WORDS]
+    if len(words) < MIN_WORDS:
+        return None
+    return max(LANGUAGES, key=lambda lang: sum(word_zipf(w, lang) for w in words))
+
+
+def common_foreign_word(word: str, language: str) -> bool:
+    """A common word of a non-English language that is not a known name ("Bitte" in
+    German, "Fecha" in Spanish; not "Lukas")."""
+    folded = word.casefold()
+    return (
+        language != "en"
+        and word_zipf(folded, language) >= COMMON_ZIPF
+        and not is_known_name(folded)
+    )
