@@ -30,12 +30,12 @@ def post_worker_init(worker) -> None:  # type: ignore[no-untyped-def]
 
     def warm() -> None:
         from anonymizer import AnonymizerError, Settings
-        from anonymizer.detection import get_detector
+        from anonymizer.detection import get_detector, warm_up
 
         started = time.monotonic()
         gc.disable()  # loading creates the objects frozen below: walking them meanwhile is waste
         try:
-            get_detector(Settings().detector).detect("warm up")
+            warm_up(get_detector(Settings().detector))
         except AnonymizerError as exc:
             worker.log.warning("default detector unavailable: %s", exc)
             return

@@ -45,10 +45,10 @@ def _start_detector_warm_up(**_: object) -> None:
 
 def _warm_detector() -> None:
     from anonymizer import AnonymizerError, Settings
-    from anonymizer.detection import get_detector
+    from anonymizer.detection import get_detector, warm_up
 
     try:
-        get_detector(Settings().detector).detect("warm up")
+        warm_up(get_detector(Settings().detector))
     except AnonymizerError as exc:
         log.warning("default detector unavailable: %s", exc)
     except Exception:  # a failed warm-up only means the first job loads it

@@ -40,6 +40,16 @@ def get_detector(name: str) -> Detector:
     return _INSTANCES[name]
 
 
+def warm_up(detector: Detector) -> None:
+    """Load a detector's models, word lists and pattern databases before its first job, with
+    its own `warm_up` where it has one."""
+    prepare = getattr(detector, "warm_up", None)
+    if prepare is not None:
+        prepare()
+    else:
+        detector.detect("warm up")
+
+
 def detector_names() -> list[str]:
     _ensure_builtin()
     return list(_FACTORIES)

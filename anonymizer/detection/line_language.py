@@ -32,6 +32,12 @@ def _frequencies(language: str) -> dict[str, float]:
     return get_frequency_dict(language, wordlist="small")
 
 
+def load_word_lists() -> None:
+    """Load every language's word list now (about 0.5 s) rather than on the first line."""
+    for language in LANGUAGES:
+        _frequencies(language)
+
+
 def word_zipf(word: str, language: str) -> float:
     """The (lower-case, single) word's frequency in the language on the Zipf scale; a dict
     look-up, much cheaper than tokenising through `wordfreq.zipf_frequency`."""

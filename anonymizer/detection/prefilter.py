@@ -424,12 +424,16 @@ class Prefilter:
             scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
         return Gates(self, fired, data)
 
-    def starts(
-        self, backward: Backward, data: bytes, regions: Sequence[Region]
-    ) -> list[int] | None:
-        """Every offset inside `regions` where an occurrence of the pattern's superset starts,
-        in order, found by scanning the reversed regions; None when there are more than one
-        per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
+    def prepare(self) -> None:
+        """Build every reversed superset's database now (about 1 s for all), so that no
+        document pays for one when a worker warms up before its first job."""
+        for plans in self.ids.values():
+            for plan in plans[:2]:
+                if plan is not None:
+                    self._backward_database(plan.backward)
+
+    def _backward_database(self, backward: Backward) -> Any:
+        """The database of a reversed superset, built on first use (None if refused)."""
         with self._lock:
             if backward not in self._backwards:
                 try:
@@ -437,7 +441,15 @@ class Prefilter:
                     self._backwards[backward] = _database(sources, single=False)
                 except hyperscan.error:
                     self._backwards[backward] = None
-        database = self._backwards[backward]
+        return self._backwards[backward]
+
+    def starts(
+        self, backward: Backward, data: bytes, regions: Sequence[Region]
+    ) -> list[int] | None:
+        """Every offset inside `regions` where an occurrence of the pattern's superset starts,
+        in order, found by scanning the reversed regions; None when there are more than one
+        per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
+        database = self._backward_database(backward)
         if database is None:
             return None
         scratch = self._scratch(database)

@@ -4049,6 +4049,12 @@ class RegexDetector:
             keys.setdefault((rule.pattern, rule.anchors, rule.trigger), len(keys)) for rule in rules
         ]
 
+    def warm_up(self) -> None:
+        """Compile everything the prefilter would otherwise compile during the first jobs."""
+        if self.prefilter.database is not None:
+            self.prefilter.prepare()
+        self.detect("warm up")
+
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         lowered = lower_same_length(text)

@@ -2,10 +2,11 @@
 """The NER model's training corpus: deliberately varied synthetic documents with gold spans.
 
 Written apart from `bench.corpus` (the development set) on purpose: other templates and
-21 genres (chats, SMS, Slack/IRC/Teams logs, e-mails and e-mail threads with quoted replies
+23 genres (chats, SMS, Slack/IRC/Teams logs, e-mails and e-mail threads with quoted replies
 and signatures, letters, clinical letters, CVs, server logs, tickets, invoices, court text,
 police statements, interview transcripts, forms, address blocks, forum and social posts,
-meeting notes, stories that name one person in many forms). People come from ~80 Faker
+meeting notes, stories that name one person in many forms, community notices, code-switched
+chat). People come from ~80 Faker
 locales, native scripts and romanised (Arabic, Chinese, Indian, Nigerian, East African,
 Vietnamese, Slavic, Turkish, Japanese, Korean...), as full names, single first names,
 nicknames, lower-case, upper-case speaker labels and `LAST, First`. Addresses follow US,
