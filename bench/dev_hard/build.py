@@ -6,12 +6,15 @@ Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|
 (`bench.dev_hard.markup`); its id is `<prefix>-NNN` and its genre the part after the number:
 `src/` → `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
 `handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
-(`wildb-NNN`). Without `--set` every set is built (or checked). The output uses the
-`=== id genre` / `[[surface|CODE]]` format of `bench/dev/handwritten.txt` and loses the
-negatives' notes, which stay in the sources. The build refuses to write a set with
-a malformed span, a gold string left unmarked elsewhere in its document (word-bounded), a gold
-string still inside the gold-redacted text (substring, so the substring leak can reach 0), or
-a document that does not read back to the same text and spans through `handwritten_dev`.
+(`wildb-NNN`); the hand-written *training* sets `bench/train_hand/src/{a,b}/` →
+`bench/train_hand/handwritten_train_{a,b}.txt` (`trna-NNN`, `trnb-NNN`), which only the NER's
+training reads: no evaluation set, no benchmark. Without `--set` every set is built (or
+checked). The output uses the `=== id genre` / `[[surface|CODE]]` format of
+`bench/dev/handwritten.txt` and loses the negatives' notes, which stay in the sources. The
+build refuses to write a set with a malformed span, a gold string left unmarked elsewhere in
+its document (word-bounded), a gold string still inside the gold-redacted text (substring, so
+the substring leak can reach 0), or a document that does not read back to the same text and
+spans through `handwritten_dev`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from bench.dev_sets import (
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "src"
 WILD_SOURCES = HERE.parent / "dev_wild" / "src"
+TRAIN_HAND = HERE.parent / "train_hand"
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ BUILDS: dict[str, Build] = {
     "dev-hand-hard": Build(SOURCES, "hard", HANDWRITTEN_HARD),
     "dev-hand-wild": Build(WILD_SOURCES / "wild", "wild", HANDWRITTEN_WILD),
     "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
+    "train-hand-a": Build(TRAIN_HAND / "src" / "a", "trna", TRAIN_HAND / "handwritten_train_a.txt"),
+    "train-hand-b": Build(TRAIN_HAND / "src" / "b", "trnb", TRAIN_HAND / "handwritten_train_b.txt"),
 }
 CODE_FOR_CATEGORY = {category: code for code, category in CODES.items()}
 FORBIDDEN_IN_TEXT = ("[[", "]]", "\n=== ")
