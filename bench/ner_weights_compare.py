@@ -83,6 +83,19 @@ def paired(
     return gained, lost
 
 
+def quality(docs: list[dict[str, Any]], predictions: list[list[Detection]]) -> dict[str, float]:
+    """Leak and span precision / recall at IoU 0.5 of one detector's predictions, scored as
+    the detection bench scores them (lists applied, overlaps resolved)."""
+    texts = [d["text"] for d in docs]
+    outputs = [redact(t, apply_lists(t, f)) for t, f in zip(texts, predictions, strict=True)]
+    s = score(docs, outputs, [resolve_overlaps(f) for f in predictions])
+    return {
+        "leak": s["leak"],
+        "precision": s["iou0.5"]["precision"],
+        "recall": s["iou0.5"]["recall"],
+    }
+
+
 def _cpu(work: Callable[[], Any]) -> tuple[Any, float]:
     start = time.process_time()
     out = work()
@@ -110,12 +123,8 @@ def compare_set(
         cpu["presidio"].append(seconds)
     entry: dict[str, Any] = {"docs": len(docs), "gold": sum(len(d["spans"]) for d in docs)}
     for key, predictions in found.items():
-        outputs = [redact(t, apply_lists(t, f)) for t, f in zip(texts, predictions, strict=True)]
-        s = score(docs, outputs, [resolve_overlaps(f) for f in predictions])
         entry[key] = {
-            "leak": s["leak"],
-            "precision": s["iou0.5"]["precision"],
-            "recall": s["iou0.5"]["recall"],
+            **quality(docs, predictions),
             "cpu_s": statistics.median(cpu[key]),
             "x_presidio": statistics.median(cpu["presidio"]) / statistics.median(cpu[key]),
         }

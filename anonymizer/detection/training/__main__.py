@@ -24,19 +24,43 @@ def main(argv: list[str] | None = None) -> int:
     train.add_argument("--start", choices=["shipped", "md"], default="shipped")
     train.add_argument("--depth", type=int, default=None, help="tok2vec encoder layers")
     train.add_argument("--labels", default=None, help="comma-separated NER labels")
+    train.add_argument(
+        "--hand",
+        default="default",
+        help="hand-written training files: 'default' (every non-empty "
+        "bench/train_hand/handwritten_train_*.txt), 'none', or comma-separated paths",
+    )
+    train.add_argument("--hand-share", type=float, default=None, help="of the examples")
+    train.add_argument(
+        "--select-every",
+        type=float,
+        default=0.0,
+        help="minutes between checkpoints scored on dev-hand-hard + dev-hand-wild with the "
+        "combined detector (0: keep the best synthetic dev F1)",
+    )
     gen = sub.add_parser("generate", help="write synthetic training documents as JSONL")
     gen.add_argument("--n", type=int, default=200)
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "train":
-        from anonymizer.detection.training.train import DEPTH, LABELS, MODEL_DIR
+        from anonymizer.detection.training.handwritten import hand_files
+        from anonymizer.detection.training.train import DEPTH, HAND_SHARE, LABELS, MODEL_DIR
         from anonymizer.detection.training.train import train as run_training
+
+        if args.hand == "default":
+            hand = hand_files()
+        elif args.hand == "none":
+            hand = []
+        else:
+            hand = [Path(p) for p in args.hand.split(",")]
 
         meta = run_training(
             args.n_train, args.n_dev, args.seed, args.minutes, args.max_epochs,
             args.out or MODEL_DIR, start=args.start, depth=args.depth or DEPTH,
-            labels=args.labels.split(",") if args.labels else LABELS,
+            labels=args.labels.split(",") if args.labels else LABELS, hand_paths=hand,
+            hand_share=HAND_SHARE if args.hand_share is None else args.hand_share,
+            select_every=args.select_every,
         )  # fmt: skip
         print(f"saved model: best dev {meta['best']} in {meta['training_seconds']} s")
         return 0

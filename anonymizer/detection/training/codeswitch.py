@@ -129,7 +129,7 @@ LINES: dict[str, list[str]] = {
 # Faker's fil_PH and tr_TR give American names, and its fil/tr/fr/pt/id towns are often
 # invented or surnames; these are real.
 FIRST_NAMES: dict[str, list[str]] = {
-    "fil_PH": "Jose Maria Angelica Rodel Jerome Kristine Jasmine Paolo Mariel Rhea Jomar Lani Bong Marites Nonoy Cherry Arnel Divina".split(),
+    "fil_PH": "Jose Maria Angelica Rodel Jerome Kristine Jasmine Paolo Mariel Rhea Jomar Lani Bong Marites Nonoy Maricel Arnel Divina".split(),
     "tr_TR": "Mehmet Ayşe Emre Zeynep Burak Elif Mustafa Fatma Hüseyin Esra Kerem Merve Oğuz Selin Volkan Gül".split(),
 }
 CITIES: dict[str, list[str]] = {

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from typing import Any
 
-from anonymizer.detection.training import codeswitch, community
+from anonymizer.detection.training import breadth, codeswitch, community
 
 NER_LABELS: dict[str, str] = {
     "full person name": "PERSON",
@@ -1579,6 +1579,14 @@ def _community(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> No
     _sentences(gen, doc, people, community.COMMUNITY_LINES + NEGATIVE_SENTENCES[:12], 3, 7)
 
 
+def _breadth(gen: SynthGenerator, doc: DocBuilder, people: list[Person]) -> None:
+    """Word-like, short, capitalised and honorific-marked names, associations, real towns,
+    lower-case groups (`breadth.py`)."""
+    breadth.breadth_document(
+        gen, doc, people, lambda: _sep(gen) if gen.rng.random() < 0.5 else "\n"
+    )
+
+
 GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]], None]]] = {
     "chat": (14, _chat),
     "letter": (10, _letter),
@@ -1603,6 +1611,7 @@ GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]]
     "notes": (6, _notes),
     "foreign_chat": (10, _foreign_chat),
     "community": (8, _community),
+    "breadth": (14, _breadth),
 }
 
 

