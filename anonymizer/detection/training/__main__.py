@@ -62,7 +62,13 @@ def main(argv: list[str] | None = None) -> int:
             hand_share=HAND_SHARE if args.hand_share is None else args.hand_share,
             select_every=args.select_every,
         )  # fmt: skip
-        print(f"saved model: best dev {meta['best']} in {meta['training_seconds']} s")
+        best = {k: v for k, v in meta["best"].items() if k != "selected"}
+        selected = meta["best"].get("selected", {}).get("best", {})
+        print(
+            f"saved model: synthetic dev {best}, selected checkpoint "
+            f"{selected.get('name', '-')} (cost {selected.get('cost', '-')}) "
+            f"in {meta['training_seconds']} s"
+        )
         return 0
     from anonymizer.detection.training.synth import generate
     from bench.loaders import write_jsonl
