@@ -17,6 +17,7 @@ from anonymizer.detection.training.handwritten import (
     split_long,
 )
 from anonymizer.detection.training.select import Selection, selection_cost
+from anonymizer.detection.training.synth import NER_LABELS
 
 BUILT = """=== trna-001 letter
 Dear [[Ms Okonkwo|PER]],
@@ -90,18 +91,8 @@ def test_entity_offsets_match_the_gold_surfaces(hand_file: Path, blank: Any) -> 
     for doc, example in zip(docs, examples, strict=True):
         assert example.reference.text == doc["text"]
         entities = {(e.start_char, e.end_char) for e in example.reference.ents}
-        gold = {(s["start"], s["end"]) for s in doc["spans"] if s["label"] in LABELLED}
+        gold = {(s["start"], s["end"]) for s in doc["spans"] if s["label"] in NER_LABELS}
         assert entities == gold
-
-
-LABELLED = {
-    "full person name",
-    "organization",
-    "location",
-    "street address",
-    "postal code",
-    "nationality or group",
-}
 
 
 def test_long_documents_are_cut_at_line_breaks_outside_every_span() -> None:
