@@ -37,6 +37,15 @@ def test_the_weights_ship_inside_the_package_and_are_small() -> None:
     assert {"PERSON", "ORG", "GPE", "ADDRESS", "POSTCODE", "NORP"} <= set(meta["labels"])
 
 
+def test_the_shipped_weights_learnt_from_hand_written_documents_too() -> None:
+    meta = model_meta()
+    assert meta["hand_docs"] >= 100 and meta["hand_pieces"] >= meta["hand_docs"]
+    assert all(path.startswith("bench/train_hand/") for path in meta["hand_files"])
+    selected = meta["best"]["selected"]
+    assert selected["sets"] == ["dev-hand-hard", "dev-hand-wild"]
+    assert selected["best"]["cost"] <= selected["history"][0]["cost"]  # no worse than the start
+
+
 def test_the_model_loads_offline_and_finds_names_places_and_addresses(no_network) -> None:
     detector = LearnedNerDetector()
     text = (
