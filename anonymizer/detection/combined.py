@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import islice
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
@@ -40,6 +40,7 @@ from anonymizer.detection.line_language import (
     common_foreign_word,
     line_language,
     load_word_lists,
+    word_in_any_language,
     word_zipf,
 )
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names
@@ -143,7 +144,25 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and (not words or _CLOCK_TIME.search(surface))
     ):
         penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
+    if d.source == "ner" and d.category in _NUMBERED_PLACE and is_measure(text, d):
+        penalty += 0.5
     return penalty
+
+
+_NUMBERED_PLACE = frozenset({"street address", "postal code"})
+# A quantity with its unit ("Atorvastatin 40 mg", "9.2 cm", "3000ms", "MwSt 7%"); not years,
+# which make an age ("56 yrs").
+_MEASURE = re.compile(
+    r"\d(?:[.,]\d+)?[ ]?(?:(?:mg|mcg|µg|g|kg|ml|mL|l|cm|mm|km|ms|kWh|Wh|kb|MB|GB)"
+    r"(?![^\W\d_])|%)"
+)
+
+
+def is_measure(text: str, d: Detection) -> bool:
+    """A model street line or postcode whose number carries a unit is a quantity in a
+    prescription, a lab result or a receipt, not an address."""
+    end = min(len(text), d.end + 4)
+    return any(m.start() < d.end for m in _MEASURE.finditer(text, d.start, end))
 
 
 _LANGUAGE_CONTEXT = re.compile(
@@ -295,6 +314,9 @@ def lower_case_penalty(surface: str, d: Detection) -> float:
     if len(content) == 1 and lower and d.category != "street address":  # "flat 22" is one
         if len(lower[0]) <= 2 or is_common_non_name(lower[0]):
             return 0.35  # "na", "church"
+    if len(content) == 1 and d.category == PERSON and content[0].islower():
+        if not is_known_name(content[0]) and word_in_any_language(content[0]):
+            return 0.35  # "else", "tab", "alleen" in a capitalised text: nobody's name
     return 0.0
 
 
@@ -468,19 +490,45 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
-SPEAKER_RULE = "person_speaker"
-LONE_LABEL_PENALTY = 0.3
+LONE_LABEL_PENALTY = 0.5
 _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
 
-def lone_field_label(text: str, d: Detection, speakers: Counter[str]) -> bool:
-    """A "Label:" at a line start that speaks only once, is nobody's name and has no chat
-    time stamp before it is a form field ("Propriétaire:", "Sexo:", "Reviewer:")."""
+_LABELLED = frozenset({PERSON, "organization", "location"})
+_COLON_AFTER = re.compile(r"[ \t]*:(?![/:\d])")
+_INITIAL = re.compile(r"[A-Z]\.[ ]?[A-Z]")
+_FORM_GAP = re.compile(r"(?:^|[ ]{2,}|\t|[|·•])[ \t]*$")
+
+
+def at_label_position(text: str, d: Detection) -> bool:
+    """The span stands where a form or chat puts a label: at the start of its line (after a
+    time stamp at most) or after a column gap ("QUISPE          Nombre:"), right before a
+    colon."""
+    if not _COLON_AFTER.match(text, d.end):
+        return False
+    line_start = text.rfind("\n", 0, d.start) + 1
+    before = _TIME_BEFORE.sub("", text[line_start : d.start]).strip(" \t[]<")
+    return not before or bool(_FORM_GAP.search(text, line_start, d.start))
+
+
+def _labels_written(text: str, surface: str) -> int:
+    """How often the text writes `surface` before a colon (a chat speaker's every turn)."""
+    pattern = re.compile(rf"(?<!\w){re.escape(surface)}[ \t]*:")
+    return len(list(islice(pattern.finditer(text), 2)))
+
+
+def lone_field_label(text: str, d: Detection) -> bool:
+    """A "Label:" that speaks only once, is nobody's name and has no chat time stamp before
+    it is a form field ("Propriétaire:", "Sexo:", "Reviewer:", "Medikation:"), whichever
+    detector proposed it."""
+    if d.category not in _LABELLED or not at_label_position(text, d):
+        return False
     surface = text[d.start : d.end]
     line_start = text.rfind("\n", 0, d.start) + 1
     return (
-        speakers[surface] < 2
+        _labels_written(text, surface) < 2
         and not is_known_name(surface)
+        and not _INITIAL.match(surface)  # "Y. El Amrani:" is a commenter
         and not _TIME_BEFORE.search(text, line_start, d.start)
     )
 
@@ -494,11 +542,10 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
     indexes = SpanIndex(rules), SpanIndex(ner), SpanIndex(not_pii)
     kept = []
     cased = is_cased(text)
-    speakers = Counter(text[d.start : d.end] for d in rules if d.rule_id == SPEAKER_RULE)
     for d in [*rules, *ner]:
         near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
         score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
-        if d.rule_id == SPEAKER_RULE and lone_field_label(text, d, speakers):
+        if lone_field_label(text, d):
             score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
             kept.append(replace(d, score=round(min(score, 0.99), 3)))

@@ -80,3 +80,53 @@ def test_a_name_cue_lifts_a_borderline_model_name() -> None:
     text = "Hi Ngozi, the keys are on the desk."
     ner = at(text, "Ngozi", "full person name", "ner", 0.45)
     assert score_candidate(text, ner, [], [ner], []) >= THRESHOLD
+
+
+def test_a_one_off_form_label_the_model_and_the_speaker_rule_agree_on_is_dropped() -> None:
+    text = "Medikation: Metformin 1000 mg\nSozialanamnese: verwitwet, lebt allein"
+    labels = ("Medikation", "Sozialanamnese")
+    rules = [at(text, w, "full person name", "regex", 0.75, "person_speaker") for w in labels]
+    ner = [at(text, w, "full person name", "ner", 0.8) for w in labels]
+    assert kept(text, rules, ner) == set()
+
+
+def test_a_label_after_a_column_gap_is_a_form_field_too() -> None:
+    text = "Primer apellido: GÓMEZ          Nombre: RUTH ESTELA"
+    ner = [at(text, "Nombre", "full person name", "ner", 0.8)]
+    assert kept(text, [], ner) == set()
+
+
+def test_chat_speakers_known_names_and_initials_before_a_colon_stay_names() -> None:
+    chat = "Kwabenyah: aa gaya?\nDevika: haan\nKwabenyah: ok"
+    speaker = at(chat, "Kwabenyah", "full person name", "ner", 0.8)
+    assert ("Kwabenyah", "ner") in kept(chat, [], [speaker])  # speaks twice
+    assert kept(chat[:20], [], [speaker]) == set()  # once: a label, as far as anyone can tell
+    text = "— reacties —\nY. El Amrani: Is deze nog beschikbaar?\nFemke: Ja"
+    ner = [
+        at(text, "Y. El Amrani", "full person name", "ner", 0.8),
+        at(text, "Femke", "full person name", "ner", 0.8),
+    ]
+    assert {("Y. El Amrani", "ner"), ("Femke", "ner")} <= kept(text, [], ner)
+    stamped = "[10:42] Okonedo: on my way"
+    assert kept(stamped, [], [at(stamped, "Okonedo", "full person name", "ner", 0.8)])
+
+
+def test_a_lone_lower_case_word_common_in_some_language_is_not_a_name() -> None:
+    text = "Dr A. Venkatesan signed it. Personne à prévenir : Brice. Ask kenta about it."
+    ner = [
+        at(text, "prévenir", "full person name", "ner", 0.8),
+        at(text, "kenta", "full person name", "ner", 0.8),
+    ]
+    surfaces = {surface for surface, _ in kept(text, [], ner)}
+    assert surfaces == {"kenta"}  # a rare word may be a name
+
+
+def test_a_quantity_with_its_unit_is_not_a_street_line_or_postcode() -> None:
+    text = "Medication: Atorvastatin 40 mg daily, LK 9.2 cm. Home: Ringstraße 40, 1010 Wien"
+    ner = [
+        at(text, "Atorvastatin 40", "street address", "ner", 0.8),
+        at(text, "9.2 cm", "postal code", "ner", 0.75),
+        at(text, "Ringstraße 40", "street address", "ner", 0.8),
+        at(text, "1010", "postal code", "ner", 0.75),
+    ]
+    assert kept(text, [], ner) == {("Ringstraße 40", "ner"), ("1010", "ner")}
