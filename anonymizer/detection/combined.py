@@ -225,6 +225,13 @@ _STREET_WORD = re.compile(
 _UNIT_WORDS = frozenset("flat apt apartment unit suite floor fl room rm lgh whg wohnung".split())
 
 
+def is_numbered_street(text: str, d: Detection) -> bool:
+    """The span has a street, building or box word and a number."""
+    return bool(
+        _STREET_WORD.search(text, d.start, d.end) and _HAS_DIGIT.search(text, d.start, d.end)
+    )
+
+
 def not_a_street_line(text: str, d: Detection) -> bool:
     """A model street line with no street type, building or box word, made only of common
     words (of English or of its line's language) and numbers, is a label or a table cell
@@ -234,11 +241,24 @@ def not_a_street_line(text: str, d: Detection) -> bool:
     words = [w for w in _ALPHA_WORD.findall(text, d.start, d.end) if len(w) > 1]
     if not words or any(w.casefold() in _UNIT_WORDS for w in words):
         return False
-    language = line_language(_line_around(text, d)) or "en"
+    language = language_around(text, d) or "en"
     return all(
         word_zipf(w.casefold(), "en") >= COMMON_ZIPF or common_foreign_word(w, language)
         for w in words
     )
+
+
+def language_around(text: str, d: Detection) -> str | None:
+    """The language of the span's line, or where the line is too short to tell ("Geplaatst
+    door Femke", "Pago: tarjeta"), of the text around it."""
+    language = line_language(_line_around(text, d))
+    if language is None:
+        low, high = max(0, d.start - PASSAGE_CONTEXT), min(len(text), d.end + PASSAGE_CONTEXT)
+        language = line_language(text[low:high])
+    return language
+
+
+PASSAGE_CONTEXT = 400
 
 
 def _line_around(text: str, d: Detection) -> str:
@@ -259,18 +279,27 @@ def foreign_words_span(text: str, d: Detection) -> bool:
     capitals ("FARMACIA SAN ROCCO", "GLS Bank") and double-barrelled words count as names."""
     if d.category not in _MAJORITY_CHECKED and d.category not in _ALL_CHECKED:
         return False
-    words = [
-        w
-        for w in _ALPHA_WORD.findall(text, d.start, d.end)
-        if w.casefold() not in _CONNECTORS and w not in PARTICLES
+    if d.category == "street address" and is_numbered_street(text, d):
+        return False  # "Av. del Puerto 112" is Spanish words and a street
+    found = [
+        m
+        for m in _ALPHA_WORD.finditer(text, d.start, d.end)
+        if m.group().casefold() not in _CONNECTORS and m.group() not in PARTICLES
     ]
-    if not words:
+    if not found:
         return False
-    language = line_language(_line_around(text, d))
+    language = language_around(text, d)
     if language in (None, "en"):
         return False
+    cities = city_names()
+    words = [m.group() for m in found]
     common = sum(
-        not w.isupper() and "-" not in w and common_foreign_word(w, language) for w in words
+        not w.isupper()
+        and "-" not in w
+        and w not in cities  # "Abidjan" is frequent in French text, and a place
+        and not (language not in _NOUNS_CAPITALISED and _capitalised_mid_sentence(text, m))
+        and common_foreign_word(w, language)
+        for w, m in zip(words, found, strict=True)
     )
     if d.category in _ALL_CHECKED:
         return common == len(words)
@@ -278,6 +307,18 @@ def foreign_words_span(text: str, d: Detection) -> bool:
 
 
 _ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
+_NOUNS_CAPITALISED = frozenset({"de"})  # German capitalises every noun
+_LOWER_WORD_BEFORE = re.compile(r"[^\W\d_]*[a-zß-ÿ][,;]?[ ]+$")
+
+
+def _capitalised_mid_sentence(text: str, word: re.Match[str]) -> bool:
+    """A capitalised word right after a lower-case one ("nee sorry Kees"): in most languages
+    a name, whatever else the word means."""
+    return word.group()[0].isupper() and bool(
+        _LOWER_WORD_BEFORE.search(text, max(0, word.start() - 40), word.start())
+    )
+
+
 _CONNECTORS = frozenset(
     "of and the for at on in & und für am an im zu sur en et e y des du la le les del della"
     " dei do dos das da di de van von der den ter ten".split()
@@ -517,6 +558,13 @@ def _labels_written(text: str, surface: str) -> int:
     return len(list(islice(pattern.finditer(text), 2)))
 
 
+def _made_of_words(surface: str) -> bool:
+    """Every word is very common in some language and nobody's name ("Nacionalidad",
+    "Fecha de"): a label however often a form repeats it, never a chat speaker."""
+    words = _ALPHA_WORD.findall(surface)
+    return bool(words) and all(word_in_any_language(w) and not is_known_name(w) for w in words)
+
+
 def lone_field_label(text: str, d: Detection) -> bool:
     """A "Label:" that speaks only once, is nobody's name and has no chat time stamp before
     it is a form field ("Propriétaire:", "Sexo:", "Reviewer:", "Medikation:"), whichever
@@ -526,7 +574,7 @@ def lone_field_label(text: str, d: Detection) -> bool:
     surface = text[d.start : d.end]
     line_start = text.rfind("\n", 0, d.start) + 1
     return (
-        _labels_written(text, surface) < 2
+        (_labels_written(text, surface) < 2 or _made_of_words(surface))
         and not is_known_name(surface)
         and not _INITIAL.match(surface)  # "Y. El Amrani:" is a commenter
         and not _TIME_BEFORE.search(text, line_start, d.start)

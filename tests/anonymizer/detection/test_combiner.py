@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import THRESHOLD, combine, score_candidate
 from anonymizer.detection.learned import NOT_PII_SOURCE
@@ -130,3 +132,32 @@ def test_a_quantity_with_its_unit_is_not_a_street_line_or_postcode() -> None:
         at(text, "1010", "postal code", "ner", 0.75),
     ]
     assert kept(text, [], ner) == {("Ringstraße 40", "ner"), ("1010", "ner")}
+
+
+def test_a_common_word_on_a_short_line_is_judged_by_the_language_of_the_text_around() -> None:
+    text = (
+        "Te koop: een bakfiets, weinig gebruikt, want we hebben nu een auto en de kinderen"
+        " zijn te groot.\nGeplaatst door Femke\nDe accu is nieuw en de banden zijn goed."
+    )
+    ner = [at(text, "Geplaatst", "full person name", "ner", 0.8)]
+    assert kept(text, [], ner) == set()
+
+
+def test_names_cities_and_numbered_streets_survive_the_foreign_words_check() -> None:
+    text = (
+        "Bonjour, je vous écris pour le dossier de ma fille, elle est née le 07/07/1995 à"
+        " Abidjan et habite à Lyon.\nFemke: nee sorry Kees\nOficina: Av. del Puerto 112"
+    )
+    ner = [
+        at(text, "Abidjan", "location", "ner", 0.75),
+        at(text, "Kees", "full person name", "ner", 0.8),
+        at(text, "Av. del Puerto 112", "street address", "ner", 0.8),
+    ]
+    assert {"Abidjan", "Kees", "Av. del Puerto 112"} <= {s for s, _ in kept(text, [], ner)}
+
+
+def test_a_label_of_common_words_is_a_label_however_often_the_form_repeats_it() -> None:
+    text = "VIAJERO 1\nNacionalidad: PERUANA\nVIAJERO 2\nNacionalidad: SUIZA"
+    ner = [at(text, "Nacionalidad", "full person name", "ner", 0.8)]
+    ner.append(replace(ner[0], start=text.rindex("Nacionalidad"), end=text.rindex(":")))
+    assert kept(text, [], ner) == set()
