@@ -536,7 +536,11 @@ _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
 
 _LABELLED = frozenset({PERSON, "organization", "location"})
-_COLON_AFTER = re.compile(r"[ \t]*:(?![/:\d])")
+# A colon right after the span, or after one short linking word ("Prescritto da:",
+# "Lieferung an:", "Signed by:").
+_COLON_AFTER = re.compile(
+    r"(?:[ ](?:da|di|de|del|du|an|von|für|par|por|per|by|of|to|at))?[ \t]*:(?![/:\d])"
+)
 _INITIAL = re.compile(r"[A-Z]\.[ ]?[A-Z]")
 _FORM_GAP = re.compile(r"(?:^|[ ]{2,}|\t|[|·•])[ \t]*$")
 

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.names import is_common_non_name
+from anonymizer.detection.line_language import word_in_any_language
+from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.regex import PARTICLES, word_alternation
 from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
@@ -42,10 +43,14 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
             folded = word.casefold()
             if len(folded) < MIN_WORD_LENGTH or folded in _NEVER:
                 continue
-            if folded in COMMON_WORD_NAMES:
+            if is_common_non_name(folded) and folded not in COMMON_WORD_NAMES:
+                continue
+            if folded in COMMON_WORD_NAMES or (
+                word_in_any_language(folded) and not is_known_name(folded)
+            ):  # "Saldo", "Chirurgie" (words of another language) spread as written only
                 if word[:1].isupper() and not word.isupper():
                     common.add(word)
-            elif not is_common_non_name(folded):
+            else:
                 rare.add(folded)
     return rare, common
 

@@ -161,3 +161,13 @@ def test_a_label_of_common_words_is_a_label_however_often_the_form_repeats_it() 
     ner = [at(text, "Nacionalidad", "full person name", "ner", 0.8)]
     ner.append(replace(ner[0], start=text.rindex("Nacionalidad"), end=text.rindex(":")))
     assert kept(text, [], ner) == set()
+
+
+def test_a_label_with_a_linking_word_before_its_colon_is_a_form_field() -> None:
+    text = "Prescritto da: dr. Amato\nRitirato da: figlia Rosaria"
+    rules = [
+        at(text, w, "full person name", "regex", 0.75, "person_speaker")
+        for w in ("Prescritto", "Ritirato")
+    ]
+    ner = [at(text, w, "full person name", "ner", 0.8) for w in ("Prescritto", "Ritirato")]
+    assert kept(text, rules, ner) == set()

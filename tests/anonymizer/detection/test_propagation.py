@@ -86,3 +86,14 @@ def test_the_word_search_finds_what_a_compiled_alternation_finds_on_random_text(
         commons = set(rng.sample(sorted(common), rng.randint(0, len(common))))
         expected = compiled_mentions(text, words, commons)
         assert name_mentions(text, words, commons) == expected, text
+
+
+def test_a_word_of_another_language_spreads_only_as_written() -> None:
+    text = "IMPORTE SALDO Saldo\nsaldo anterior, Saldo final. Kwabenyah paid; kwabenyah left."
+    seeds = [person(text, "Saldo"), person(text, "Kwabenyah")]
+    assert surfaces(text, propagate_names(text, seeds)) == [
+        "Saldo",
+        "Saldo",
+        "Kwabenyah",
+        "kwabenyah",
+    ]
