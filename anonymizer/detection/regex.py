@@ -828,6 +828,13 @@ _DATE_ORDINAL_DAY = _c(
     r"|avenue|person|child|son|daughter|largest|biggest|best|most|of[ ]the|percentile|amendment"
     r"|anniversary|birthday|of)\b|-\w)"
 )
+# "the 19th – Declan interviewed": a day of the month heading a diary line or filling a
+# table cell (at a line start or after a column gap, before a dash, colon or column gap).
+_DATE_ORDINAL_DAY_CELL = _c(
+    rf"(?:^[ \t]*|(?<=[ ]{{2}})|(?<=\t))(?i:(the[ ]+{_DAY}(?:st|nd|rd|th)))\b"
+    r"(?=[ ]?[–—:-][ ]|[ ]{2}|\t|[ ]*$)",
+    re.MULTILINE,
+)
 # German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
 # ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
 MONTH_INTL = (
@@ -2129,6 +2136,15 @@ RULES: tuple[Rule, ...] = (
             "due the",
             "dated the",
         ),
+    ),
+    Rule(
+        "date_ordinal_day_cell",
+        "date",
+        _DATE_ORDINAL_DAY_CELL,
+        MEDIUM,
+        "'the 19th' heading a diary line or in a table column (a day of the month)",
+        group=1,
+        trigger=Trigger(_c(r"(?i)\bthe[ ]+[0-3]?\d(?:st|nd|rd|th)\b"), 40, 4),
     ),
     Rule(
         "date_month_day",
