@@ -490,8 +490,26 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
         if d.source == NOT_PII_SOURCE:
             out.append(d)
         else:
-            out.extend(trim_span(text, with_age_unit(text, d)))
+            for piece in split_at_gaps(text, d):
+                out.extend(trim_span(text, with_age_unit(text, piece)))
     return out
+
+
+_GAP = re.compile(r"[ ]{3,}|\t|\s*\n\s*")
+
+
+def split_at_gaps(text: str, d: Detection) -> list[Detection]:
+    """A name, organisation, place or address line cut at column gaps and line breaks
+    ("Nasreen Hussaini        Relationship", "N20\nDescription"): a table cell or a line
+    of an address block is one span (the annotation guideline), never two joined."""
+    if d.category not in CONTEXTUAL:
+        return [d]
+    gaps = list(_GAP.finditer(text, d.start, d.end))
+    if not gaps:
+        return [d]
+    bounds = [d.start, *(i for g in gaps for i in g.span()), d.end]
+    pieces = zip(bounds[::2], bounds[1::2], strict=True)
+    return [replace(d, start=start, end=end) for start, end in pieces if end > start]
 
 
 # "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".

@@ -171,3 +171,14 @@ def test_a_label_with_a_linking_word_before_its_colon_is_a_form_field() -> None:
     ]
     ner = [at(text, w, "full person name", "ner", 0.8) for w in ("Prescritto", "Ritirato")]
     assert kept(text, rules, ner) == set()
+
+
+def test_spans_across_a_column_gap_or_a_line_break_are_cut_into_their_cells() -> None:
+    text = "Parent 1: Nasreen Hussaini        Relationship: Mother\nNorthiam, N20\nDescription"
+    ner = [
+        at(text, "Nasreen Hussaini        Relationship", "full person name", "ner", 0.8),
+        at(text, "N20\nDescription", "postal code", "ner", 0.75),
+    ]
+    surfaces = {s for s, _ in kept(text, [], ner)}
+    assert {"Nasreen Hussaini", "N20"} <= surfaces
+    assert "Relationship" not in surfaces  # a label before its colon once cut off
