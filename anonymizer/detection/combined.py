@@ -491,11 +491,44 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
             out.append(d)
         else:
             for piece in split_at_gaps(text, d):
-                out.extend(trim_span(text, with_age_unit(text, piece)))
+                for name in split_listed_names(text, piece):
+                    out.extend(trim_span(text, with_age_unit(text, name)))
     return out
 
 
 _GAP = re.compile(r"[ ]{3,}|\t|\s*\n\s*")
+
+
+_NAME_LIST_SEP = re.compile(r"[ ]*[&/][ ]*|[ ]+(?:and|e|y|und|et|och|og|en|i)[ ]+")
+_ORG_ONLY_SEP = re.compile(r",[ ]+")
+
+
+def split_listed_names(text: str, d: Detection) -> list[Detection]:
+    """People listed together and read by the model as one organisation or one person
+    ("Mihaela and Bogdan", "Ivone Takahashi e Hiroshi Takahashi", "Demirtaş / Lindqvist"):
+    one person span each, when every part is made of known given names or surnames."""
+    if d.source != "ner" or d.category not in ("organization", PERSON):
+        return [d]  # a rule's "Cociarelli, Orlando e Tommaseo" is a partnership by its layout
+    bounds = [d.start]
+    seps = [_NAME_LIST_SEP] + ([_ORG_ONLY_SEP] if d.category == "organization" else [])
+    for sep in seps:
+        for m in sep.finditer(text, d.start, d.end):
+            bounds += [m.start(), m.end()]
+    if len(bounds) == 1:
+        return [d]
+    bounds = sorted(bounds) + [d.end]
+    pieces = [(a, b) for a, b in zip(bounds[::2], bounds[1::2], strict=True) if b > a]
+    if len(pieces) < 2 or not all(_known_name_words(text[a:b]) for a, b in pieces):
+        return [d]
+    return [
+        replace(d, start=a, end=b, category=PERSON, placeholder=placeholder_for(PERSON))
+        for a, b in pieces
+    ]
+
+
+def _known_name_words(part: str) -> bool:
+    words = _ALPHA_WORD.findall(part)
+    return bool(words) and all(w[0].isupper() and is_known_name(w) for w in words)
 
 
 def split_at_gaps(text: str, d: Detection) -> list[Detection]:

@@ -182,3 +182,18 @@ def test_spans_across_a_column_gap_or_a_line_break_are_cut_into_their_cells() ->
     surfaces = {s for s, _ in kept(text, [], ner)}
     assert {"Nasreen Hussaini", "N20"} <= surfaces
     assert "Relationship" not in surfaces  # a label before its colon once cut off
+
+
+def test_people_listed_together_are_one_person_each_not_an_organisation() -> None:
+    text = "Two agency workers, Mihaela and Bogdan, asked to stay. Klingel: Demirtaş / Lindqvist"
+    ner = [
+        at(text, "Mihaela and Bogdan", "organization", "ner", 0.7),
+        at(text, "Demirtaş / Lindqvist", "full person name", "ner", 0.8),
+    ]
+    found = {(text[d.start : d.end], d.category) for d in combine(text, [], ner)}
+    people = {(name, "full person name") for name in ("Mihaela", "Bogdan", "Demirtaş", "Lindqvist")}
+    assert people <= found
+    assert not any(category == "organization" for _, category in found)
+    firm = "Paid to Brightwater Holdings and Partners Ltd."
+    org = at(firm, "Brightwater Holdings and Partners Ltd", "organization", "ner", 0.7)
+    assert kept(firm, [], [org]) == {("Brightwater Holdings and Partners Ltd", "ner")}
