@@ -496,9 +496,6 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
     return out
 
 
-_GAP = re.compile(r"[ ]{3,}|\t|\s*\n\s*")
-
-
 _NAME_LIST_SEP = re.compile(r"[ ]*[&/][ ]*|[ ]+(?:and|e|y|und|et|och|og|en|i)[ ]+")
 _ORG_ONLY_SEP = re.compile(r",[ ]+")
 
@@ -529,6 +526,9 @@ def split_listed_names(text: str, d: Detection) -> list[Detection]:
 def _known_name_words(part: str) -> bool:
     words = _ALPHA_WORD.findall(part)
     return bool(words) and all(w[0].isupper() and is_known_name(w) for w in words)
+
+
+_GAP = re.compile(r"[ ]{3,}|\t|\s*\n\s*")
 
 
 def split_at_gaps(text: str, d: Detection) -> list[Detection]:
@@ -607,10 +607,15 @@ def at_label_position(text: str, d: Detection) -> bool:
     return not before or bool(_FORM_GAP.search(text, line_start, d.start))
 
 
-def _labels_written(text: str, surface: str) -> int:
-    """How often the text writes `surface` before a colon (a chat speaker's every turn)."""
-    pattern = re.compile(rf"(?<!\w){re.escape(surface)}[ \t]*:")
-    return len(list(islice(pattern.finditer(text), 2)))
+SPEAKER_CONTEXT = 20_000
+
+
+def _labels_written(text: str, d: Detection) -> int:
+    """How often the text around the span (bounded, so a long document costs no more per
+    span) writes it before a colon, up to 2: a chat speaker's every turn."""
+    pattern = re.compile(rf"(?<!\w){re.escape(text[d.start : d.end])}[ \t]*:")
+    low, high = max(0, d.start - SPEAKER_CONTEXT), min(len(text), d.end + SPEAKER_CONTEXT)
+    return len(list(islice(pattern.finditer(text, low, high), 2)))
 
 
 def _made_of_words(surface: str) -> bool:
@@ -629,7 +634,7 @@ def lone_field_label(text: str, d: Detection) -> bool:
     surface = text[d.start : d.end]
     line_start = text.rfind("\n", 0, d.start) + 1
     return (
-        (_labels_written(text, surface) < 2 or _made_of_words(surface))
+        (_labels_written(text, d) < 2 or _made_of_words(surface))
         and not is_known_name(surface)
         and not _INITIAL.match(surface)  # "Y. El Amrani:" is a commenter
         and not _TIME_BEFORE.search(text, line_start, d.start)
