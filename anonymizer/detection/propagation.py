@@ -6,8 +6,11 @@ written elsewhere without context ("it's aaron here", "ana said") would otherwis
 Only confident person detections seed it, and only words that are not on the non-name lists,
 months, places or particles. A word that is also common in English ("Will", "Grace", "Big")
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
-English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all.
-User names and ids found once are likewise found at their other exact, whole-token mentions.
+English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all,
+and a word common in another language and nobody's name ("Saldo") spreads only as written.
+Mentions are found by a set intersection and a substring search per word (`name_mentions`),
+not by a pattern compiled for every document. User names and ids found once are likewise
+found at their other exact, whole-token mentions.
 """
 
 from __future__ import annotations
