@@ -252,13 +252,14 @@ def language_around(text: str, d: Detection) -> str | None:
     """The language of the span's line, or where the line is too short to tell ("Geplaatst
     door Femke", "Pago: tarjeta"), of the text around it."""
     language = line_language(_line_around(text, d))
-    if language is None:
-        low, high = max(0, d.start - PASSAGE_CONTEXT), min(len(text), d.end + PASSAGE_CONTEXT)
+    if language is None:  # fixed passages, so that spans close together share one look-up
+        block = d.start // PASSAGE_CHARS * PASSAGE_CHARS
+        low, high = max(0, block - PASSAGE_CHARS), block + 2 * PASSAGE_CHARS
         language = line_language(text[low:high])
     return language
 
 
-PASSAGE_CONTEXT = 400
+PASSAGE_CHARS = 400
 
 
 def _line_around(text: str, d: Detection) -> str:
