@@ -146,7 +146,12 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
     if d.source == "ner" and d.category in _NUMBERED_PLACE and is_measure(text, d):
         penalty += 0.5
+    if d.category in _TRIMMED and _CODE_NAME.fullmatch(surface):
+        penalty += 0.5  # "AssertionError", "Traceback" in a pasted log
     return penalty
+
+
+_CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)")
 
 
 _NUMBERED_PLACE = frozenset({"street address", "postal code"})
@@ -414,7 +419,7 @@ _TITLE_WORDS = frozenset(
     " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
     " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
     " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
-    " agent".split()
+    " agent sirs madam madame".split()
 )
 _NON_SPACE = re.compile(r"\S+")
 

@@ -197,3 +197,13 @@ def test_people_listed_together_are_one_person_each_not_an_organisation() -> Non
     firm = "Paid to Brightwater Holdings and Partners Ltd."
     org = at(firm, "Brightwater Holdings and Partners Ltd", "organization", "ner", 0.7)
     assert kept(firm, [], [org]) == {("Brightwater Holdings and Partners Ltd", "ner")}
+
+
+def test_exception_names_and_plural_forms_of_address_are_not_people() -> None:
+    text = "Dear Sirs,\nTraceback (most recent call last):\nAssertionError: expected customer"
+    ner = [
+        at(text, "Traceback", "full person name", "ner", 0.8),
+        at(text, "AssertionError", "full person name", "ner", 0.95),
+    ]
+    rule = at(text, "Sirs", "full person name", "regex", 0.99, "person_greeting")
+    assert kept(text, [rule], ner) == set()
