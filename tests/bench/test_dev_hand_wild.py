@@ -19,7 +19,7 @@ MARK = re.compile(r"\[\[(?!\[)(.+?)\|([A-Z]+)\]\]", re.DOTALL)
 SIZES = {
     "dev-hand-wild": (33, 1000),
     "dev-hand-wild-blind": (27, 750),
-    "dev-hand-fresh": (15, 500),
+    "dev-hand-fresh": (30, 900),
 }
 WILD_SETS = sorted(SIZES)
 
