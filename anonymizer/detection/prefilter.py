@@ -49,6 +49,8 @@ RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound 
 SPARSE = 20  # a superset starting less often than once per this many characters is sparse
 SLACK = 64  # starts allowed beyond that rate (short texts)
 MIN_START_SCAN = 4096  # regions spanning less are searched with `re` (a scan call costs more)
+MIN_ASCII = 2  # a literal with fewer ASCII characters is found with `str.find`
+MERGE_GAP = 16_384  # regions closer than this are scanned backwards in one call
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
 _END = 1 << 62
@@ -444,34 +446,43 @@ class Prefilter:
         return self._backwards[backward]
 
     def starts(
-        self, backward: Backward, data: bytes, regions: Sequence[Region]
+        self, backward: Backward, reversed_data: bytes, regions: Sequence[Region]
     ) -> list[int] | None:
         """Every offset inside `regions` where an occurrence of the pattern's superset starts,
-        in order, found by scanning the reversed regions; None when there are more than one
-        per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
+        in order, found by scanning the reversed text (`reversed_data`: the ASCII-replaced
+        text reversed) over the regions; None when there are more than one per `SPARSE`
+        characters (then searching the regions with `re` is cheaper)."""
         database = self._backward_database(backward)
         if database is None:
             return None
         scratch = self._scratch(database)
-        ends: list[int] = []  # end offsets in the reversed slices = start offsets
-        allowance = [SLACK]  # starts allowed before the current slice is scanned
+        size = len(reversed_data)
+        spans = _scan_spans(regions, size)
+        limit = SLACK + sum(stop - low for low, stop, _ in spans) // SPARSE
+        ends: list[int] = []  # end offsets in a reversed slice = start offsets
+        append = ends.append
+        if len(backward) == 1 and not backward[0][1]:
 
-        shifts = [shift for _, shift in backward]
+            def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
+                append(end)
+                return len(ends) > limit  # dense: give up
 
-        def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
-            ends.append(end - shifts[index])
-            return len(ends) > allowance[0] + end // SPARSE  # dense so far: give up
+        else:
+            shifts = [shift for _, shift in backward]
+
+            def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
+                append(end - shifts[index])
+                return len(ends) > limit
 
         found: list[int] = []
-        for low, high in regions:
-            stop = min(len(data), high + OVERLAP)
-            ends.clear()
+        for low, stop, high in spans:
+            first = len(ends)
             try:
-                database.scan(data[low:stop][::-1], on_match, scratch=scratch)
+                database.scan(reversed_data[size - stop : size - low], on_match, scratch=scratch)
             except hyperscan.ScanTerminated:
                 return None
-            found.extend(sorted({stop - end for end in ends if stop - end < high}))
-            allowance[0] += (stop - low) // SPARSE - len(ends)
+            starts = {stop - end for end in ends[first:]}
+            found.extend(sorted(start for start in starts if start < high))
         return found
 
     def _scratch(self, database: Any) -> Any:
@@ -495,10 +506,20 @@ class Gates:
         self.fired = fired
         self.data = data
         self.size = len(data)
+        self._reversed: bytes | None = None
 
-    def _version(self, pattern: re.Pattern[str]) -> tuple[int, Backward, int | None] | None:
-        """The superset that holds for `pattern` in this text: (its id, its backward source,
-        the reach of a match attempt or None when unbounded); None: no prefilter."""
+    @property
+    def reversed_data(self) -> bytes:
+        """The ASCII-replaced text reversed, made once per text (for the backward scans)."""
+        if self._reversed is None:
+            self._reversed = self.data[::-1]
+        return self._reversed
+
+    def _version(self, pattern: re.Pattern[str]) -> tuple[int | None, Backward, int | None] | None:
+        """The superset that holds for `pattern` in this text: (its id in the block pass, or
+        None when its occurrences may be longer than a block's overlap so that the whole text
+        is its region; its backward source; the reach of a match attempt, None when
+        unbounded); None: no prefilter, or no superset that holds."""
         ids = self.prefilter.ids.get(id(pattern))
         if self.fired is None or ids is None:
             return None
@@ -507,7 +528,10 @@ class Gates:
             plan = long or short
             assert plan is not None
             return plan.id, plan.backward, reach
-        return None if short is None else (short.id, short.backward, None)
+        if short is not None:
+            return short.id, short.backward, None
+        # a long run: the long superset still holds, but the block pass may have missed it
+        return None if long is None else (None, long.backward, None)
 
     def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
         """Start regions covering every offset where `pattern` can match, or None when the
@@ -515,8 +539,10 @@ class Gates:
         version = self._version(pattern)
         return None if version is None else self._regions(version[0])
 
-    def _regions(self, superset_id: int) -> list[Region]:
+    def _regions(self, superset_id: int | None) -> list[Region]:
         assert self.fired is not None
+        if superset_id is None:
+            return [(0, self.size)] if self.size else []
         step = self.prefilter.block
         merged: list[list[int]] = []
         for block in self.fired.get(superset_id, ()):
@@ -539,7 +565,7 @@ class Gates:
             return []
         if regions[-1][1] - regions[0][0] < MIN_START_SCAN:  # short: `re` costs less
             return list(gated_finditer(pattern, text, regions, reach))
-        starts = self.prefilter.starts(backward, self.data, regions)
+        starts = self.prefilter.starts(backward, self.reversed_data, regions)
         if starts is None:
             return list(gated_finditer(pattern, text, regions, reach))
         found = []
@@ -564,7 +590,7 @@ class Gates:
         reach = None if version is None else version[2]
         starts = None
         if version is not None and regions and regions[-1][1] - regions[0][0] >= MIN_START_SCAN:
-            starts = self.prefilter.starts(version[1], self.data, regions)
+            starts = self.prefilter.starts(version[1], self.reversed_data, regions)
         last_end = 0
         for low, high in windows:
             if regions is None:
@@ -649,6 +675,19 @@ def gated_finditer(
             yield match
 
 
+def _scan_spans(regions: Sequence[Region], size: int) -> list[tuple[int, int, int]]:
+    """The stretches to scan backwards for starts inside `regions`: (low, stop, high), each
+    covering regions from `low` to `high` and reading `OVERLAP` past them (to `stop`); regions
+    less than `MERGE_GAP` apart share one stretch (a scan call costs more than the gap)."""
+    spans: list[list[int]] = []
+    for low, high in regions:
+        if spans and low - spans[-1][2] < MERGE_GAP:
+            spans[-1][2] = high
+        else:
+            spans.append([low, 0, high])
+    return [(low, min(size, high + OVERLAP), high) for low, _, high in spans]
+
+
 def _run_sentinel(run: bytes) -> bytes:
     return b"(?:" + run + b"){%d}" % RUN_LIMIT
 
@@ -678,42 +717,68 @@ def _database(sources: Sequence[bytes], single: bool = True) -> Any:
 
 
 class LiteralScanner:
-    """Every offset where one of many ASCII literals starts, in one Hyperscan pass (None
-    when Hyperscan is missing or a literal is not plain ASCII)."""
+    """Every offset where one of many literals starts, in one Hyperscan pass over the
+    ASCII-replaced text (None when Hyperscan is missing). A literal with non-ASCII characters
+    is searched as its ASCII-replaced form ('?' for each such character) and each occurrence
+    is checked against the text; one with fewer than `MIN_ASCII` other characters would
+    match too often that way and is found with `str.find`."""
 
     def __init__(self, literals: Sequence[str]) -> None:
         self.literals = tuple(literals)
-        self.lengths = [len(lit) for lit in self.literals]
+        keys = [lit.encode("ascii", "replace") for lit in self.literals]
+        searched = [key for key in keys if len(key) - key.count(PLACEHOLDER) >= MIN_ASCII]
+        self.keys = list(dict.fromkeys(searched))  # distinct forms Hyperscan searches
+        key_index = {key: index for index, key in enumerate(self.keys)}
+        # per literal: the index of its searched form (None: `str.find`), whether its
+        # occurrences need a check
+        self.plan = [(key_index.get(key), PLACEHOLDER in key) for key in keys]
         self.database = None
         if hyperscan is None or not self.literals:
             return
-        if not all(lit.isascii() and chr(PLACEHOLDER) not in lit for lit in self.literals):
-            raise NotConvertible("literals must be ASCII without the placeholder")
         self.database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         self.database.compile(
-            expressions=[lit.encode("ascii") for lit in self.literals],
-            ids=list(range(len(self.literals))),
-            elements=len(self.literals),
-            flags=[0] * len(self.literals),
+            expressions=self.keys,
+            ids=list(range(len(self.keys))),
+            elements=len(self.keys),
+            flags=[0] * len(self.keys),
             literal=True,
         )
         self._local = threading.local()
 
-    def hits(self, text: str) -> list[tuple[int, int]] | None:
-        """(literal index, offset where it starts) for every occurrence in `text`, in the
-        order the occurrences end."""
+    def starts(self, text: str) -> list[list[int]] | None:
+        """For each literal, the sorted offsets where it starts in `text`."""
         if self.database is None:
             return None
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = hyperscan.Scratch(self.database)
-        found: list[tuple[int, int]] = []
-        lengths = self.lengths
+        ends: list[list[int]] = [[] for _ in self.keys]
+        appends = [found.append for found in ends]
 
         def on_match(index: int, start: int, end: int, flags: int, context: None) -> None:
-            found.append((index, end - lengths[index]))
+            appends[index](end)
 
         self.database.scan(
             text.encode("ascii", "replace"), match_event_handler=on_match, scratch=scratch
         )
+        found = []
+        for literal, (key, check) in zip(self.literals, self.plan, strict=True):
+            if key is None:
+                offsets = _find_all(text, literal)
+            else:
+                length = len(literal)
+                offsets = sorted([end - length for end in ends[key]]) if ends[key] else []
+                if check:
+                    offsets = [offset for offset in offsets if text.startswith(literal, offset)]
+            found.append(offsets)
         return found
+
+
+def _find_all(text: str, literal: str) -> list[int]:
+    """Every offset where `literal` starts in `text`, in order."""
+    offsets = []
+    index = text.find(literal)
+    while index >= 0:
+        offsets.append(index)
+        index = text.find(literal, index + 1)
+    return offsets

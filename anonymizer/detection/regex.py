@@ -3936,36 +3936,25 @@ class AnchorIndex:
         }
         alternation = word_alternation(frozenset(owners))
         self.pattern = re.compile(f"(?=({alternation}))") if owners else None
-        self.plain = [a for a in self.owners if a.isascii() and "?" not in a]
-        self.other = [a for a in self.owners if a not in set(self.plain)]
-        self.scanner = LiteralScanner(self.plain)
-        # a literal's index (or a non-ASCII anchor itself) -> the anchor sets holding it
-        self.plain_owners: dict[int | str, tuple[int, ...]] = {
-            **{index: self.owners[a] for index, a in enumerate(self.plain)},
-            **{a: self.owners[a] for a in self.other},
-        }
+        self.scanner = LiteralScanner(list(self.owners))
+        index_of = {a: index for index, a in enumerate(self.owners)}
+        # each anchor set's anchors, as indexes into the scanner's literals
+        self.members = tuple(tuple(index_of[a] for a in anchors) for anchors in self.anchor_sets)
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts (only
         the tuples of which an anchor occurs)."""
-        hits = self.scanner.hits(lowered)
-        if hits is None:
+        starts = self.scanner.starts(lowered)
+        if starts is None:
             return self._positions_by_regex(lowered)
-        found: dict[int, list[int]] = {}
-        owners = self.plain_owners
-        for anchor in self.other:
-            hits.extend((anchor, offset) for offset in _anchor_positions(lowered, (anchor,)))
-        for anchor, offset in hits:
-            for i in owners[anchor]:
-                if i in found:
-                    found[i].append(offset)
-                else:
-                    found[i] = [offset]
-        sets = self.anchor_sets
-        return {
-            sets[i]: sorted(set(offsets)) if len(sets[i]) > 1 else sorted(offsets)
-            for i, offsets in found.items()
-        }
+        found: dict[tuple[str, ...], list[int]] = {}
+        for anchors, members in zip(self.anchor_sets, self.members, strict=True):
+            lists = [starts[member] for member in members if starts[member]]
+            if len(lists) == 1:
+                found[anchors] = lists[0]
+            elif lists:  # nested anchors ("my", "my name") start at the same offsets
+                found[anchors] = sorted(set().union(*lists))
+        return found
 
     def _positions_by_regex(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         found: list[list[int]] = [[] for _ in self.anchor_sets]
