@@ -191,6 +191,32 @@ def _allowed_before(state: Any, items: Sequence[tuple[Any, Any]], flags: int) ->
     return "[" + "".join(f"\\x{b:02x}" for b in range(128) if b not in refused) + "]"
 
 
+def opens_with_word_boundary(pattern: re.Pattern[str]) -> bool:
+    """Whether every match of `pattern` that starts with a word character starts where no
+    word character stands before it: every alternative opens with `\\b`, or with a
+    one-character negative lookbehind refusing every word character (`(?<![\\w@])`)."""
+    if pattern.flags & (re.ASCII | re.LOCALE):
+        return False
+    return _opens_with_boundary(list(_parser.parse(pattern.pattern, pattern.flags).data))
+
+
+def _opens_with_boundary(items: Sequence[tuple[Any, Any]]) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op is sre.SUBPATTERN:
+        return not av[1] & (re.ASCII | re.LOCALE) and _opens_with_boundary(list(av[3]))
+    if op is sre.BRANCH:
+        return all(_opens_with_boundary(list(alt)) for alt in av[1])
+    if op is sre.AT:
+        return av is sre.AT_BOUNDARY
+    if op is sre.ASSERT_NOT and av[0] == -1 and len(av[1]) == 1:
+        (kind, members), *_ = list(av[1])
+        refused = members if kind is sre.IN else []
+        return (sre.CATEGORY, sre.CATEGORY_WORD) in refused and (sre.NEGATE, None) not in refused
+    return False
+
+
 def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """The top-level items, with the body of a leading capture group (no flags) spliced in."""
     flat: list[tuple[Any, Any]] = []
@@ -273,31 +299,34 @@ def _members(state: Any, op: Any, av: Any, flags: int) -> tuple[int, ...]:
 
         one = _compiler.compile(_parser.SubPattern(state, [(op, av)]), flags)
         members = {c for c in range(128) if one.fullmatch(chr(c))}
-        if _may_match_non_ascii(op, av, flags):
+        if _may_match_non_ascii(op, av, flags, one):
             members.add(PLACEHOLDER)
         _MEMBER_CACHE[key] = tuple(sorted(members))
     return _MEMBER_CACHE[key]
 
 
-def _may_match_non_ascii(op: Any, av: Any, flags: int) -> bool:
-    """Whether a character outside ASCII may match (True when unsure)."""
-    caseless = bool(flags & re.IGNORECASE)
+# The non-ASCII characters that a case-insensitive pattern matches with an ASCII letter
+# ('İ' and 'ı' with i, 'ſ' with s, the Kelvin sign with k; the test checks all of Unicode).
+CASE_PARTNERS = "\u0130\u0131\u017f\u212a"
+
+
+def _may_match_non_ascii(op: Any, av: Any, flags: int, one: re.Pattern[str]) -> bool:
+    """Whether a character outside ASCII may match (True when unsure); `one` is the compiled
+    single-character pattern."""
     if op is sre.LITERAL:
-        return av >= 128 or (caseless and chr(av).isalpha())
-    if op is not sre.IN:
+        if av >= 128:
+            return True
+    elif op is not sre.IN:
         return True  # NOT_LITERAL, ANY
-    for kind, value in av:
-        if kind is sre.LITERAL and (value >= 128 or (caseless and chr(value).isalpha())):
-            return True
-        if kind is sre.RANGE and (value[1] >= 128 or (caseless and _has_letter(*value))):
-            return True
-        if kind not in (sre.LITERAL, sre.RANGE):
-            return True  # NEGATE, CATEGORY
-    return False
-
-
-def _has_letter(low: int, high: int) -> bool:
-    return any(chr(c).isalpha() for c in range(low, min(high, 127) + 1))
+    else:
+        for kind, value in av:
+            if kind is sre.LITERAL and value >= 128:
+                return True
+            if kind is sre.RANGE and value[1] >= 128:
+                return True
+            if kind not in (sre.LITERAL, sre.RANGE):
+                return True  # NEGATE, CATEGORY
+    return bool(flags & re.IGNORECASE) and any(one.fullmatch(c) for c in CASE_PARTNERS)
 
 
 def _fits(items: Sequence[tuple[Any, Any]]) -> bool:
@@ -718,30 +747,34 @@ def _database(sources: Sequence[bytes], single: bool = True) -> Any:
 
 class LiteralScanner:
     """Every offset where one of many literals starts, in one Hyperscan pass over the
-    ASCII-replaced text (None when Hyperscan is missing). A literal with non-ASCII characters
-    is searched as its ASCII-replaced form ('?' for each such character) and each occurrence
-    is checked against the text; one with fewer than `MIN_ASCII` other characters would
-    match too often that way and is found with `str.find`."""
+    ASCII-replaced text (None when Hyperscan is missing).
 
-    def __init__(self, literals: Sequence[str]) -> None:
+    A literal given with `word_start` true is only reported where no ASCII word character
+    stands before it (a match opening with `\\b` starts nowhere else; a non-ASCII character
+    before it may be a word character, and the caller's pattern decides there). A literal
+    with non-ASCII characters is searched as its ASCII-replaced form ('?' for each such
+    character) and each occurrence is checked against the text; one with fewer than
+    `MIN_ASCII` other characters would match too often that way and is found with
+    `str.find`."""
+
+    def __init__(self, literals: Sequence[tuple[str, bool]]) -> None:
         self.literals = tuple(literals)
-        keys = [lit.encode("ascii", "replace") for lit in self.literals]
-        searched = [key for key in keys if len(key) - key.count(PLACEHOLDER) >= MIN_ASCII]
+        keys = [(lit.encode("ascii", "replace"), word) for lit, word in self.literals]
+        searched = [key for key in keys if len(key[0]) - key[0].count(PLACEHOLDER) >= MIN_ASCII]
         self.keys = list(dict.fromkeys(searched))  # distinct forms Hyperscan searches
         key_index = {key: index for index, key in enumerate(self.keys)}
         # per literal: the index of its searched form (None: `str.find`), whether its
         # occurrences need a check
-        self.plan = [(key_index.get(key), PLACEHOLDER in key) for key in keys]
+        self.plan = [(key_index.get(key), PLACEHOLDER in key[0]) for key in keys]
         self.database = None
         if hyperscan is None or not self.literals:
             return
         self.database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         self.database.compile(
-            expressions=self.keys,
+            expressions=[_literal_source(key, word) for key, word in self.keys],
             ids=list(range(len(self.keys))),
             elements=len(self.keys),
             flags=[0] * len(self.keys),
-            literal=True,
         )
         self._local = threading.local()
 
@@ -762,9 +795,11 @@ class LiteralScanner:
             text.encode("ascii", "replace"), match_event_handler=on_match, scratch=scratch
         )
         found = []
-        for literal, (key, check) in zip(self.literals, self.plan, strict=True):
+        for (literal, word), (key, check) in zip(self.literals, self.plan, strict=True):
             if key is None:
                 offsets = _find_all(text, literal)
+                if word:
+                    offsets = [i for i in offsets if not i or not _is_ascii_word(text[i - 1])]
             else:
                 length = len(literal)
                 offsets = sorted([end - length for end in ends[key]]) if ends[key] else []
@@ -772,6 +807,21 @@ class LiteralScanner:
                     offsets = [offset for offset in offsets if text.startswith(literal, offset)]
             found.append(offsets)
         return found
+
+
+def _is_ascii_word(char: str) -> bool:
+    """Whether `char` is an ASCII word character (`re`'s `\\w`)."""
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _literal_source(key: bytes, word_start: bool) -> bytes:
+    """The Hyperscan source of a literal's searched form: its bytes, after a character that
+    is no ASCII word character (or at the start) when `word_start`."""
+    body = "".join(f"\\x{b:02x}" for b in key)
+    if not word_start:
+        return body.encode("ascii")
+    before = "".join(f"\\x{b:02x}" for b in range(128) if not _is_ascii_word(chr(b)))
+    return f"(?:^|[{before}]){body}".encode("ascii")
 
 
 def _find_all(text: str, literal: str) -> list[int]:

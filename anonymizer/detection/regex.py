@@ -15,7 +15,7 @@ start. A new rule must be one of these (tests/anonymizer/detection/test_prefilte
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
-from anonymizer.detection.prefilter import LiteralScanner, Prefilter
+from anonymizer.detection.prefilter import LiteralScanner, Prefilter, opens_with_word_boundary
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -3899,6 +3899,11 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+def _extends_another(anchor: str, anchors: tuple[str, ...]) -> bool:
+    """Whether another of `anchors` is a prefix of `anchor` (so `anchor` starts nowhere else)."""
+    return any(other != anchor and anchor.startswith(other) for other in anchors)
+
+
 def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
     """Every offset where one of `anchors` starts (one `str.find` scan per anchor)."""
     positions: set[int] = set()
@@ -3913,14 +3918,20 @@ def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
 class AnchorIndex:
     """The offsets where each rule's anchors start, for all rules in one scan of the text.
 
-    The ASCII anchors are found in one Hyperscan pass over the lower-cased text
-    (`prefilter.LiteralScanner`), the few others with `str.find`. Without Hyperscan, one
-    zero-width regex finds them all: its alternation is factored by shared prefixes and tries
-    the longest anchor first, so the anchors starting at an offset are exactly the prefixes
-    of the one it found.
+    The anchors are found in one Hyperscan pass over the lower-cased text
+    (`prefilter.LiteralScanner`); for the anchor sets in `word_start` (those of rules whose
+    matches open with `\\b` or a lookbehind that refuses word characters) only where no ASCII
+    word character stands before them. Without Hyperscan, one zero-width regex finds them all
+    (word starts or not): its alternation is factored by shared prefixes and tries the
+    longest anchor first, so the anchors starting at an offset are exactly the prefixes of
+    the one it found.
     """
 
-    def __init__(self, anchor_sets: Iterable[tuple[str, ...]]) -> None:
+    def __init__(
+        self,
+        anchor_sets: Iterable[tuple[str, ...]],
+        word_start: Collection[tuple[str, ...]] = (),
+    ) -> None:
         self.anchor_sets = tuple(dict.fromkeys(a for a in anchor_sets if a))
         owners: dict[str, set[int]] = {}  # anchor -> indexes of the anchor sets holding it
         for i, anchors in enumerate(self.anchor_sets):
@@ -3936,10 +3947,16 @@ class AnchorIndex:
         }
         alternation = word_alternation(frozenset(owners))
         self.pattern = re.compile(f"(?=({alternation}))") if owners else None
-        self.scanner = LiteralScanner(list(self.owners))
-        index_of = {a: index for index, a in enumerate(self.owners)}
-        # each anchor set's anchors, as indexes into the scanner's literals
-        self.members = tuple(tuple(index_of[a] for a in anchors) for anchors in self.anchor_sets)
+        # an anchor that another of its set starts with adds no offset: only the others
+        searched = [
+            [(a, anchors in word_start) for a in anchors if not _extends_another(a, anchors)]
+            for anchors in self.anchor_sets
+        ]
+        literals = list(dict.fromkeys(literal for found in searched for literal in found))
+        self.scanner = LiteralScanner(literals)
+        index_of = {literal: index for index, literal in enumerate(literals)}
+        # each anchor set's searched anchors, as indexes into the scanner's literals
+        self.members = tuple(tuple(index_of[lit] for lit in found) for found in searched)
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts (only
@@ -4030,7 +4047,7 @@ class RegexDetector:
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
-        self.anchor_index = AnchorIndex(rule.anchors for rule in rules)
+        self.anchor_index = AnchorIndex(*anchor_sets(rules))
         self.prefilter = shared_prefilter(rules)
         # rules with the same pattern, anchors and trigger (reading other groups) share matches
         keys: dict[tuple[Any, ...], int] = {}
@@ -4075,6 +4092,23 @@ class RegexDetector:
             if matches:
                 found.extend(_detections(rule, text, matches))
         return found
+
+
+def anchor_sets(
+    rules: Iterable[Rule],
+) -> tuple[list[tuple[str, ...]], set[tuple[str, ...]]]:
+    """The anchor sets of the anchored rules (run at their anchors), and those of them found
+    only at word starts: every rule holding the set opens with a word boundary
+    (`opens_with_word_boundary`) and each of its anchors starts with a word character."""
+    anchored = [rule for rule in rules if rule.anchors and rule.trigger is None]
+    sets = [rule.anchors for rule in anchored]
+    not_at_word_start = {
+        rule.anchors
+        for rule in anchored
+        if not opens_with_word_boundary(rule.pattern)
+        or not all(anchor[0].isalnum() or anchor[0] == "_" for anchor in rule.anchors)
+    }
+    return sets, set(sets) - not_at_word_start
 
 
 _PREFILTERS: dict[tuple[re.Pattern[str], ...], Prefilter] = {}
