@@ -2,7 +2,8 @@
 
 The text is the development sets (dev-corpus, dev-hand, dev-hand-blind; never the frozen
 ones) joined and repeated to `--mb` megabytes of UTF-8. With `--against REF` the rule
-module as it is at git revision REF is loaded next to the working tree's, both run on the
+module as it is at git revision REF (with the prefilter and checksum modules it imports, as
+they are there too) is loaded next to the working tree's, both run on the
 same text in alternating rounds (CPU time, `time.process_time`), and their detections are
 compared: any difference is printed and the exit status is 1. Speed is a ratio measured in
 one run, never an absolute figure to assert.
@@ -32,7 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_MODULE = "anonymizer/detection/regex.py"
 # modules of the engine that `RULES_MODULE` imports; loaded at the compared revision too, so
 # that its engine runs as it was there
-ENGINE_MODULES = {"anonymizer.detection.prefilter": "anonymizer/detection/prefilter.py"}
+ENGINE_MODULES = {
+    "anonymizer.detection.prefilter": "anonymizer/detection/prefilter.py",
+    "anonymizer.detection.checksums": "anonymizer/detection/checksums.py",
+}
 
 
 def dev_text(megabytes: float, corpus_docs: int = 300) -> str:

@@ -490,7 +490,8 @@ class Prefilter:
         limit = SLACK + sum(stop - low for low, stop, _ in spans) // SPARSE
         ends: list[int] = []  # end offsets in a reversed slice = start offsets
         append = ends.append
-        if len(backward) == 1 and not backward[0][1]:
+        unique_ends = len(backward) == 1  # Hyperscan reports an end once per pattern
+        if unique_ends and not backward[0][1]:
 
             def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
                 append(end)
@@ -510,8 +511,11 @@ class Prefilter:
                 database.scan(reversed_data[size - stop : size - low], on_match, scratch=scratch)
             except hyperscan.ScanTerminated:
                 return None
-            starts = {stop - end for end in ends[first:]}
-            found.extend(sorted(start for start in starts if start < high))
+            starts = sorted([stop - end for end in ends[first:]])  # descending ends: cheap
+            if unique_ends:
+                found.extend(start for start in starts if start < high)
+            else:  # two sources may report the same start
+                found.extend(sorted({start for start in starts if start < high}))
         return found
 
     def _scratch(self, database: Any) -> Any:

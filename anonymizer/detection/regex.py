@@ -386,7 +386,7 @@ _NOT_NAME_START = STARTERS | NON_NAME
 _NOT_NAME_ANYWHERE = NON_NAME | PLACES
 _NOT_AFTER_TITLE = STARTERS | NON_NAME | PLACES
 _ENDS_CONTEXT_NAME = STOP_AFTER_NAME | NOT_A_NAME
-_POSSESSIVE = re.compile(r"['’]s$")
+_POSSESSIVE_ENDS = ("'s", "’s")
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -394,7 +394,8 @@ def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
 
 
 def _bare(token: str) -> str:
-    return _POSSESSIVE.sub("", token.strip(".,;:!?")).lower()
+    bare = token.strip(".,;:!?")
+    return (bare[:-2] if bare.endswith(_POSSESSIVE_ENDS) else bare).lower()
 
 
 def _is_name_token(token: str) -> bool:
@@ -405,15 +406,20 @@ def _is_name_token(token: str) -> bool:
 def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim common words off a capitalised run; keep it only if two name-like words remain."""
     tokens = _tokens(text, start, end)
-    while tokens and _bare(tokens[0][2]) in _NOT_NAME_START:
-        tokens.pop(0)
-    while tokens and (_bare(tokens[-1][2]) in _NOT_NAME_START or not _is_name_token(tokens[-1][2])):
-        tokens.pop()
-    if sum(_is_name_token(t[2]) for t in tokens) < 2 or not _is_name_token(tokens[0][2]):
+    bares = [_bare(token[2]) for token in tokens]
+    first, last = 0, len(tokens)
+    while first < last and bares[first] in _NOT_NAME_START:
+        first += 1
+    while first < last and (
+        bares[last - 1] in _NOT_NAME_START or not _is_name_token(tokens[last - 1][2])
+    ):
+        last -= 1
+    names = [_is_name_token(token[2]) for token in tokens[first:last]]
+    if sum(names) < 2 or not names[0]:
         return None
-    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in tokens):
+    if any(bare in _NOT_NAME_ANYWHERE for bare in bares[first:last]):
         return None
-    return tokens[0][0], tokens[-1][1]
+    return tokens[first][0], tokens[last - 1][1]
 
 
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -447,6 +453,7 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
+_DATA_LIKE = re.compile(r"[\d@/\\=]|^[A-Z0-9._:-]+$")
 
 
 def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -458,7 +465,7 @@ def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
     if len(words) == 1 and words[0].isupper() and len(words[0]) <= 5 and words[0].isascii():
         return None
     value = _DATA_VALUE.match(text, end)
-    if value is not None and re.search(r"[\d@/\\=]|^[A-Z0-9._:-]+$", value.group(1)):
+    if value is not None and _DATA_LIKE.search(value.group(1)):
         return None
     line_end = text.find("\n", end)
     rest = text[end : line_end if line_end >= 0 else len(text)]
@@ -632,7 +639,7 @@ def refine_caseless_run(text: str, start: int, end: int) -> tuple[int, int] | No
     """Only runs embedded in mostly cased (Latin, Greek, Cyrillic) text: in a document written
     in the caseless script itself this rule would flag every word, so it says nothing."""
     window = text[max(0, start - 40) : end + 40]
-    letters = sum(1 for c in window if c.isalpha())
+    letters = sum(map(str.isalpha, window))
     share = len(_CASELESS_CHAR.findall(window)) / letters if letters else 1.0
     return (start, end) if share < CASELESS_SHARE_MAX else None
 
