@@ -7,19 +7,23 @@ longest leading part of the pattern whose matches fit in `OVERLAP` characters, w
 lookarounds and anchors dropped (a leading line start and a leading one-character
 lookbehind are kept in a form Hyperscan has), atomic and possessive parts made plain, a
 back-reference replaced by its group, and every character class reduced to the ASCII
-characters it matches plus '?' where it matches any non-ASCII character. Hyperscan reads
+characters it matches plus '?' where it may match a non-ASCII character (a caseless i, k or
+s may: 'İ', 'ı', 'K', 'ſ'; other caseless ASCII letters may not). Hyperscan reads
 `text.encode("ascii", "replace")`, where every non-ASCII character is one '?', so byte
 offsets are character offsets.
 
 Per text: one pass over overlapping blocks says which supersets occur in which block; a rule
 whose superset occurs nowhere is skipped. Where it occurs rarely, the blocks are scanned
-backwards with the reversed superset, which reports every offset where an occurrence
-starts, and the rule's own pattern is tried there (`Pattern.match`); where it occurs often,
+backwards with the reversed superset (slices of one reversed copy of the text, nearby blocks
+in one call), which reports every offset where an occurrence starts, and the rule's own
+pattern is tried there (`Pattern.match`); where it occurs often,
 the rule's pattern searches those blocks (`gated_finditer`). Both give exactly the matches
 of `pattern.finditer(text)`: a match is an occurrence of its superset, starting in the block
 where the match starts, and a search of a region reads far enough past it that a match
 starting inside is decided as in the whole text. `Gates.finditer_in_windows` does the same
-for a rule run in its trigger's windows.
+for a rule run in its trigger's windows. A long run of a repeated class (which may stretch
+an occurrence past a block's overlap) switches a rule to its short superset, or, where it has
+none, to a backward scan of the whole text with the long one.
 
 Hyperscan is optional (x86-64 wheels only): without it every rule runs over the whole text,
 with the same detections.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -593,6 +598,8 @@ class Gates:
         if version is None:
             return list(pattern.finditer(text))
         superset_id, backward, reach = version
+        if superset_id is not None and superset_id not in (self.fired or {}):
+            return []
         regions = self._regions(superset_id)
         if not regions:
             return []
@@ -767,9 +774,15 @@ class LiteralScanner:
         searched = [key for key in keys if len(key[0]) - key[0].count(PLACEHOLDER) >= MIN_ASCII]
         self.keys = list(dict.fromkeys(searched))  # distinct forms Hyperscan searches
         key_index = {key: index for index, key in enumerate(self.keys)}
-        # per literal: the index of its searched form (None: `str.find`), whether its
-        # occurrences need a check
-        self.plan = [(key_index.get(key), PLACEHOLDER in key[0]) for key in keys]
+        # searched form -> (literal index, whether its occurrences need a check) of each literal
+        # searched that way; the others are found with `str.find`
+        self.owners: dict[int, list[tuple[int, bool]]] = {}
+        self.by_find: list[int] = []
+        for index, key in enumerate(keys):
+            if key in key_index:
+                self.owners.setdefault(key_index[key], []).append((index, PLACEHOLDER in key[0]))
+            else:
+                self.by_find.append(index)
         self.database = None
         if hyperscan is None or not self.literals:
             return
@@ -782,34 +795,38 @@ class LiteralScanner:
         )
         self._local = threading.local()
 
-    def starts(self, text: str) -> list[list[int]] | None:
-        """For each literal, the sorted offsets where it starts in `text`."""
+    def starts(self, text: str) -> dict[int, list[int]] | None:
+        """Literal index -> the sorted offsets where it starts in `text` (only the literals
+        that occur)."""
         if self.database is None:
             return None
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = hyperscan.Scratch(self.database)
-        ends: list[list[int]] = [[] for _ in self.keys]
-        appends = [found.append for found in ends]
+        ends: defaultdict[int, list[int]] = defaultdict(list)
 
         def on_match(index: int, start: int, end: int, flags: int, context: None) -> None:
-            appends[index](end)
+            ends[index].append(end)
 
         self.database.scan(
             text.encode("ascii", "replace"), match_event_handler=on_match, scratch=scratch
         )
-        found = []
-        for (literal, word), (key, check) in zip(self.literals, self.plan, strict=True):
-            if key is None:
-                offsets = _find_all(text, literal)
-                if word:
-                    offsets = [i for i in offsets if not i or not _is_ascii_word(text[i - 1])]
-            else:
-                length = len(literal)
-                offsets = sorted([end - length for end in ends[key]]) if ends[key] else []
+        found: dict[int, list[int]] = {}
+        for index in self.by_find:
+            literal, word = self.literals[index]
+            offsets = _find_all(text, literal)
+            if word:
+                offsets = [i for i in offsets if not i or not _is_ascii_word(text[i - 1])]
+            if offsets:
+                found[index] = offsets
+        for key, key_ends in ends.items():
+            for index, check in self.owners[key]:
+                literal = self.literals[index][0]
+                offsets = sorted([end - len(literal) for end in key_ends])
                 if check:
                     offsets = [offset for offset in offsets if text.startswith(literal, offset)]
-            found.append(offsets)
+                if offsets:
+                    found[index] = offsets
         return found
 
 

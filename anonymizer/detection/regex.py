@@ -3964,6 +3964,10 @@ class AnchorIndex:
         index_of = {literal: index for index, literal in enumerate(literals)}
         # each anchor set's searched anchors, as indexes into the scanner's literals
         self.members = tuple(tuple(index_of[lit] for lit in found) for found in searched)
+        self.sets_of: dict[int, list[int]] = {}  # literal index -> the anchor sets holding it
+        for i, members in enumerate(self.members):
+            for member in members:
+                self.sets_of.setdefault(member, []).append(i)
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts (only
@@ -3972,8 +3976,10 @@ class AnchorIndex:
         if starts is None:
             return self._positions_by_regex(lowered)
         found: dict[tuple[str, ...], list[int]] = {}
-        for anchors, members in zip(self.anchor_sets, self.members, strict=True):
-            lists = [starts[member] for member in members if starts[member]]
+        touched = sorted({i for literal in starts for i in self.sets_of[literal]})
+        for i in touched:  # the anchor sets of which an anchor occurs
+            anchors, members = self.anchor_sets[i], self.members[i]
+            lists = [starts[member] for member in members if member in starts]
             if len(lists) == 1:
                 found[anchors] = lists[0]
             elif lists:  # nested anchors ("my", "my name") start at the same offsets
