@@ -16,6 +16,7 @@ from anonymizer.detection.regex import (
     AnchorIndex,
     RegexDetector,
     Rule,
+    _bare,
     anchor_sets,
     lower_same_length,
 )
@@ -232,3 +233,13 @@ def test_name_propagation_matches_a_flat_alternation_on_dev_names() -> None:
     propagated = [(d.start, d.end) for d in propagate_names(text, seeds)]
     assert len(propagated) > 200
     assert propagated == flat_propagation(text, seeds)
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["John's", "Ana’s.", "'s", "JOHN'S", "Smith,", "...", "O'Neill", "s", "Jones's;", "İlker's"],
+)
+def test_a_bare_token_drops_edge_punctuation_and_a_possessive_as_the_regex_did(
+    token: str,
+) -> None:
+    assert _bare(token) == re.sub(r"['’]s$", "", token.strip(".,;:!?")).lower()
