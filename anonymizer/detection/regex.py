@@ -14,8 +14,10 @@ start. A new rule must be one of these (tests/anonymizer/detection/test_prefilte
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -4076,6 +4078,10 @@ class RegexDetector:
 
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
+        with collector_paused():
+            return self._detect(text)
+
+    def _detect(self, text: str) -> list[Detection]:
         lowered = lower_same_length(text)
         anchor_positions = self.anchor_index.positions(lowered)
         gates = self.prefilter.gates(text)
@@ -4105,6 +4111,23 @@ class RegexDetector:
             if matches:
                 found.extend(_detections(rule, text, matches))
         return found
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for the block, restored as it was (also on error).
+
+    The match loop allocates hundreds of thousands of short-lived acyclic objects (matches,
+    tuples, detections), which reference counting frees; the collector's passes over them
+    found nothing and took 5-10% of `detect`.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def anchor_sets(
@@ -4156,8 +4179,13 @@ def unrestricted_rules(rules: tuple[Rule, ...] = RULES) -> list[str]:
 
 
 def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator[Detection]:
-    """The rule's detections from its pattern's matches: group, value check, refinement."""
+    """The rule's detections from its pattern's matches: group, value check, refinement.
+
+    `Detection` is a frozen dataclass whose `__init__` sets each field through
+    `object.__setattr__`; filling a new instance's `__dict__` at once builds the same object
+    in a third of the time (test_regex_engine.py checks it against the constructor)."""
     group, validate, refine = rule.group, rule.validate, rule.refine
+    new = object.__new__
     category, placeholder, confidence, rule_id = (
         rule.category,
         rule.placeholder,
@@ -4175,7 +4203,17 @@ def _detections(rule: Rule, text: str, matches: list[re.Match[str]]) -> Iterator
             if refined is None:
                 continue
             start, end = refined
-        yield Detection(start, end, category, placeholder, "regex", confidence, rule_id)
+        detection = new(Detection)
+        vars(detection).update(
+            start=start,
+            end=end,
+            category=category,
+            placeholder=placeholder,
+            source="regex",
+            score=confidence,
+            rule_id=rule_id,
+        )
+        yield detection
 
 
 def rule_table() -> list[dict[str, str]]:
