@@ -44,7 +44,12 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
-from anonymizer.detection.prefilter import LiteralScanner, Prefilter, opens_with_word_boundary
+from anonymizer.detection.prefilter import (
+    Gates,
+    LiteralScanner,
+    Prefilter,
+    opens_with_word_boundary,
+)
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -4069,6 +4074,20 @@ class RegexDetector:
         self.match_keys = [
             keys.setdefault((rule.pattern, rule.anchors, rule.trigger), len(keys)) for rule in rules
         ]
+        # which rules can match in a text, by the anchor sets and block-pass ids seen in it
+        self.ungated: list[int] = []
+        self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
+        self.rules_by_gate: dict[int, list[int]] = {}
+        for index, rule in enumerate(rules):
+            if rule.anchors and rule.trigger is None:
+                self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
+                continue
+            gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
+            gate_ids = self.prefilter.gate_ids(gated)
+            if gate_ids is None:
+                self.ungated.append(index)
+            for gate_id in gate_ids or ():
+                self.rules_by_gate.setdefault(gate_id, []).append(index)
 
     def warm_up(self) -> None:
         """Compile everything the prefilter would otherwise compile during the first jobs."""
@@ -4088,7 +4107,9 @@ class RegexDetector:
         trigger_windows: dict[int, list[tuple[int, int]]] = {}
         found: list[Detection] = []
         shared: dict[int, list[re.Match[str]]] = {}
-        for rule, key in zip(self.rules, self.match_keys, strict=True):
+        rules, match_keys = self.rules, self.match_keys
+        for index in self.candidates(anchor_positions, gates):
+            rule, key = rules[index], match_keys[index]
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
             matches = shared.get(key)
@@ -4111,6 +4132,23 @@ class RegexDetector:
             if matches:
                 found.extend(_detections(rule, text, matches))
         return found
+
+    def candidates(
+        self, anchor_positions: Collection[tuple[str, ...]], gates: Gates
+    ) -> Iterable[int]:
+        """Indexes, in order, of the rules that can match in a text: those of which an anchor
+        occurs in it or whose superset (or run sentinel) fired in its block pass, and those
+        that are not gated; a rule left out would find nothing, so a short text pays only for
+        the few rules it can wake."""
+        if gates.fired is None:
+            return range(len(self.rules))
+        chosen = set(self.ungated)
+        rules_by_anchors, rules_by_gate = self.rules_by_anchors, self.rules_by_gate
+        for anchors in anchor_positions:
+            chosen.update(rules_by_anchors.get(anchors, ()))
+        for gate_id in gates.fired:
+            chosen.update(rules_by_gate.get(gate_id, ()))
+        return sorted(chosen)
 
 
 @contextmanager

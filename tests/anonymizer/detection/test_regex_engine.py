@@ -90,6 +90,26 @@ def test_the_detector_gives_what_each_rule_alone_gives_on_one_long_document() ->
     assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
 
 
+def woken_rules(detector: RegexDetector, text: str) -> set[str]:
+    anchor_positions = detector.anchor_index.positions(lower_same_length(text))
+    gates = detector.prefilter.gates(text)
+    return {detector.rules[i].rule_id for i in detector.candidates(anchor_positions, gates)}
+
+
+def test_every_rule_that_matches_a_dev_document_is_woken_for_it() -> None:
+    detector = RegexDetector()
+    for text in dev_documents()[:120]:
+        matching = {rule.rule_id for rule in RULES if next(reference_matches(rule, text), None)}
+        assert matching <= woken_rules(detector, text)
+
+
+def test_a_short_text_wakes_only_the_rules_it_can_match() -> None:
+    detector = RegexDetector()
+    woken = woken_rules(detector, "Hi.")
+    assert len(woken) < len(RULES) // 10
+    assert "email" not in woken and "email" in woken_rules(detector, "Hi a@b.org.")
+
+
 @pytest.mark.parametrize("shift", [1, 333, 1000])
 def test_block_edges_and_long_runs_change_nothing(shift: int) -> None:
     """Matches that straddle the prefilter's blocks, and runs of spaces and tabs long enough
