@@ -3,19 +3,24 @@ a prefix-tree name alternation) give exactly what the plain per-rule scans give.
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import re
 from collections.abc import Iterator
 
 import pytest
 
 from anonymizer.detection import prefilter
-from anonymizer.detection.prefilter import RUN_LIMIT
+from anonymizer.detection.prefilter import RUN_LIMIT, opens_with_word_boundary
 from anonymizer.detection.propagation import name_words, propagate_names
 from anonymizer.detection.regex import (
     RULES,
     AnchorIndex,
     RegexDetector,
     Rule,
+    _bare,
+    anchor_sets,
+    collector_paused,
     lower_same_length,
 )
 from anonymizer.types import Detection
@@ -85,6 +90,26 @@ def test_the_detector_gives_what_each_rule_alone_gives_on_one_long_document() ->
     assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
 
 
+def woken_rules(detector: RegexDetector, text: str) -> set[str]:
+    anchor_positions = detector.anchor_index.positions(lower_same_length(text))
+    gates = detector.prefilter.gates(text)
+    return {detector.rules[i].rule_id for i in detector.candidates(anchor_positions, gates)}
+
+
+def test_every_rule_that_matches_a_dev_document_is_woken_for_it() -> None:
+    detector = RegexDetector()
+    for text in dev_documents()[:120]:
+        matching = {rule.rule_id for rule in RULES if next(reference_matches(rule, text), None)}
+        assert matching <= woken_rules(detector, text)
+
+
+def test_a_short_text_wakes_only_the_rules_it_can_match() -> None:
+    detector = RegexDetector()
+    woken = woken_rules(detector, "Hi.")
+    assert len(woken) < len(RULES) // 10
+    assert "email" not in woken and "email" in woken_rules(detector, "Hi a@b.org.")
+
+
 @pytest.mark.parametrize("shift", [1, 333, 1000])
 def test_block_edges_and_long_runs_change_nothing(shift: int) -> None:
     """Matches that straddle the prefilter's blocks, and runs of spaces and tabs long enough
@@ -132,6 +157,69 @@ def test_anchor_index_finds_every_offset_where_an_anchor_starts(text: str) -> No
         assert found.get(anchors, []) == brute_force_positions(lowered, anchors), anchors
 
 
+WORD_START_ANCHORS = [("he", "she's", "she"), ("ул.", "né"), ("n°", "tél"), ("to", "to ")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He said she's here; the chef_he went to Tom. Tél: 5, n° 7, ул. Ленина, Рене́ né",
+        "éhe ßhe 1he _he -he\the\nhe ?he «he Heé",
+        "hehehe to tototo to",
+        "",
+    ],
+)
+def test_word_start_anchors_are_found_where_no_ascii_word_character_stands_before(
+    text: str,
+) -> None:
+    lowered = lower_same_length(text)
+    index = AnchorIndex(WORD_START_ANCHORS, word_start=set(WORD_START_ANCHORS))
+    found = index.positions(lowered)
+    for anchors in WORD_START_ANCHORS:
+        expected = [
+            p
+            for p in brute_force_positions(lowered, anchors)
+            if p == 0 or not re.fullmatch(r"\w", lowered[p - 1], re.ASCII)
+        ]
+        assert found.get(anchors, []) == expected, anchors
+
+
+@pytest.mark.parametrize(
+    ("pattern", "guarded"),
+    [
+        (r"\bab", True),
+        (r"(?i:\b(?:she|he)[ ]is)", True),
+        (r"(?<![\w@])x", True),
+        (r"(?<!\w)x", True),
+        (r"(?:\ba|\bc)", True),
+        (r"(?:\ba|c)", False),  # one alternative has no boundary
+        (r"(?<![^\w])x", False),  # refuses non-word characters only
+        (r"(?<![a-z])x", False),  # refuses only some word characters
+        (r"(?a:\bx)", False),  # ASCII word boundary: 'é' is no word character there
+        (r"\Bx", False),
+        (r"x\b", False),
+    ],
+)
+def test_only_patterns_opening_with_a_word_boundary_count_as_such(
+    pattern: str, guarded: bool
+) -> None:
+    assert opens_with_word_boundary(re.compile(pattern)) is guarded
+
+
+def test_word_start_anchor_sets_are_those_whose_every_rule_opens_at_a_boundary() -> None:
+    opening = Rule("a", "custom", re.compile(r"(?i:\b(?:mo|tu))\w+"), 0.5, "", anchors=("mo", "tu"))
+    shared = Rule("b", "custom", re.compile(r"(?i:\bhe)\d"), 0.5, "", anchors=("he",))
+    inside = Rule("c", "custom", re.compile(r"(?i:he)\d"), 0.5, "", anchors=("he",))
+    symbol = Rule("d", "custom", re.compile(r"\b@\w+"), 0.5, "", anchors=("@",))
+    sets, word_start = anchor_sets([opening, shared, inside, symbol])
+    assert sets == [("mo", "tu"), ("he",), ("he",), ("@",)]
+    assert word_start == {("mo", "tu")}
+    text = "the1 he2 mo3 elmo tuna"
+    detector = RegexDetector((opening, shared, inside, symbol))
+    found = sorted((d.rule_id, d.start, d.end) for d in detector.detect(text))
+    assert found == [("a", 9, 12), ("a", 18, 22), ("b", 5, 8), ("c", 1, 4), ("c", 5, 8)]
+
+
 def test_anchor_index_covers_every_rule_s_anchors_on_the_dev_documents() -> None:
     lowered = lower_same_length("\n".join(dev_documents()[:60]))
     anchored = [rule.anchors for rule in RULES if rule.anchors]
@@ -168,3 +256,59 @@ def test_name_propagation_matches_a_flat_alternation_on_dev_names() -> None:
     propagated = [(d.start, d.end) for d in propagate_names(text, seeds)]
     assert len(propagated) > 200
     assert propagated == flat_propagation(text, seeds)
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["John's", "Ana’s.", "'s", "JOHN'S", "Smith,", "...", "O'Neill", "s", "Jones's;", "İlker's"],
+)
+def test_a_bare_token_drops_edge_punctuation_and_a_possessive_as_the_regex_did(
+    token: str,
+) -> None:
+    assert _bare(token) == re.sub(r"['’]s$", "", token.strip(".,;:!?")).lower()
+
+
+def test_the_detector_builds_detections_equal_to_the_constructor_s_in_every_field() -> None:
+    text = "Call Maria Fernandez on +44 20 7946 0958 or mail maria@example.org."
+    found = RegexDetector().detect(text)
+    assert len(found) >= 3
+    for detection in found:
+        built = Detection(*(getattr(detection, f.name) for f in dataclasses.fields(Detection)))
+        assert vars(detection) == vars(built)
+        assert detection == built and hash(detection) == hash(built)
+        assert repr(detection) == repr(built)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            detection.start = 0  # type: ignore[misc]
+
+
+def raising_rule() -> Rule:
+    def refuse(text: str, start: int, end: int) -> tuple[int, int] | None:
+        assert not gc.isenabled()  # the collector is paused while rules run
+        raise RuntimeError("a refiner failed")
+
+    return Rule("boom", "secret", re.compile(r"boom"), 0.5, "test", refine=refuse)
+
+
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_the_collector_is_restored_as_it_was_when_a_rule_raises(enabled_before: bool) -> None:
+    detector = RegexDetector((raising_rule(),))
+    was_enabled = gc.isenabled()
+    try:
+        if not enabled_before:
+            gc.disable()
+        with pytest.raises(RuntimeError, match="a refiner failed"):
+            detector.detect("it went boom")
+        assert gc.isenabled() is enabled_before
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_paused_collector_is_enabled_again_after_the_block() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # nested: the inner block leaves it paused
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
