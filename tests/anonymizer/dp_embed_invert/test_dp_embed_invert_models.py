@@ -27,13 +27,12 @@ from anonymizer.models.resolver import (
 
 @pytest.fixture(scope="module")
 def pipeline(tiny_models):
-    import torch
 
-    from anonymizer.models.gtr_vec2text import load_pipeline
+    from anonymizer.models.gtr_vec2text import load_pipeline, select_device
 
     found, missing = resolve_all()
     assert not missing
-    return load_pipeline(found, torch.device("cpu"))
+    return load_pipeline(found, select_device(None))  # the GPU where there is one, as in production
 
 
 def test_loaded_weights_are_bit_identical_to_the_saved_models(tiny_models, pipeline):
@@ -47,18 +46,17 @@ def test_loaded_weights_are_bit_identical_to_the_saved_models(tiny_models, pipel
     ):
         got, want = loaded.state_dict(), built.state_dict()
         assert got.keys() == want.keys()
-        assert all(torch.equal(got[k], want[k]) for k in want)
+        assert all(torch.equal(got[k].cpu(), want[k]) for k in want)
         assert not any(t.is_meta for t in got.values())
     # the hypothesiser re-embeds its hypotheses with the encoder role itself
     assert pipeline.inverter.embedder is pipeline.encoder
 
 
 def test_the_loader_is_cached_per_process(tiny_models, pipeline):
-    import torch
 
     from anonymizer.models.gtr_vec2text import load_pipeline
 
-    assert load_pipeline(resolve_all()[0], torch.device("cpu")) is pipeline
+    assert load_pipeline(resolve_all()[0], pipeline.device) is pipeline
 
 
 def test_embeddings_are_the_mask_mean_of_the_t5_encoder_states(tiny_models, pipeline):
@@ -106,7 +104,8 @@ def test_the_correction_loop_gives_what_vec2text_gives(
     corrector = vec2text_corrector
     settings = {**corrector.gen_kwargs, "min_length": 1, "max_length": 16}
     assert settings == GENERATION_KWARGS  # max_length is 16 in these tests, 128 otherwise
-    frozen = torch.as_tensor(np.random.default_rng(3).normal(0, 0.05, (3, 768))).float()
+    noisy = np.random.default_rng(3).normal(0, 0.05, (3, 768)).astype(np.float32)
+    frozen = torch.as_tensor(noisy, device=pipeline.device)  # where vec2text put the models too
     if num_steps == 0:  # invert_embeddings(num_steps=None)
         ids = corrector.inversion_trainer.generate(
             inputs={"frozen_embeddings": frozen}, generation_kwargs=settings
@@ -120,9 +119,7 @@ def test_the_correction_loop_gives_what_vec2text_gives(
             sequence_beam_width=beam_width,
         )
     theirs = corrector.tokenizer.batch_decode(ids, skip_special_tokens=True)
-    ours = pipeline.invert(
-        frozen.numpy(), num_steps=num_steps, batch_size=8, sequence_beam_width=beam_width
-    )
+    ours = pipeline.invert(noisy, num_steps=num_steps, batch_size=8, sequence_beam_width=beam_width)
     assert ours == theirs
     assert any(text.strip() for text in ours)
 
