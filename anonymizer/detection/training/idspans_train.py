@@ -50,6 +50,7 @@ DROPOUT_SHARE = 0.5
 NONE_WEIGHT = 3.0  # run-time candidates are mostly not PII; generated text is dense with it
 _KEYWORD_PREFIXES = ("w-", "key=")
 MIN_IOU = 0.5
+PRUNE = 0.005  # a weight this small moves no decision (thresholds are chosen after pruning)
 UNTUNED_THRESHOLD = 0.9  # a category the tuning documents never showed it
 MIN_THRESHOLD = 0.4
 FP_COST = 3.0  # a threshold must find at least three spans for each false one it adds
@@ -344,8 +345,10 @@ def fit(
     model = LogisticRegression(C=c, max_iter=300, tol=1e-4)
     model.fit(matrix, labels, sample_weight=np.asarray(weights))
     used = np.unique(matrix.indices)
-    coef = model.coef_[:, used].T
-    return [str(x) for x in model.classes_], used.astype(np.int64), coef, model.intercept_
+    coef, intercept = model.coef_, model.intercept_
+    if len(model.classes_) == 2:  # sklearn keeps one row for two classes: logits (0, w·x + b)
+        coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.r_[0.0, intercept]
+    return [str(x) for x in model.classes_], used.astype(np.int64), coef[:, used].T, intercept
 
 
 def save(
@@ -357,8 +360,11 @@ def save(
     thresholds: dict[str, float],
     info: dict[str, Any],
 ) -> None:
-    """Write weights.npz (float16 coefficients) and meta.json."""
+    """Write weights.npz (float16 coefficients; columns whose every weight is below PRUNE are
+    left out) and meta.json."""
     directory.mkdir(parents=True, exist_ok=True)
+    keep = np.abs(coef).max(axis=1) >= PRUNE
+    columns, coef = columns[keep], coef[keep]
     np.savez_compressed(
         directory / "weights.npz",
         columns=columns,
@@ -421,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-synth", type=int, default=500)
     parser.add_argument("--n-distractor", type=int, default=1500)
     parser.add_argument("--n-tables", type=int, default=800)
+    parser.add_argument("--hand-weight", type=float, default=HAND_WEIGHT)
     parser.add_argument("--c", type=float, default=0.1, help="inverse L2 strength")
     parser.add_argument("--out", type=Path, default=MODEL_DIR)
     args = parser.parse_args(argv)
@@ -430,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     rng = random.Random(0)
     feats, labels, weights = examples(generated, 1.0, rng)
-    f2, l2, w2 = examples(hand, HAND_WEIGHT, rng)
+    f2, l2, w2 = examples(hand, args.hand_weight, rng)
     feats, labels, weights = feats + f2, labels + l2, weights + w2
     print(f"{len(generated)} generated + {len(hand)} hand-written documents, {len(feats)} examples")
     print(Counter(labels).most_common())
@@ -445,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "examples": len(feats),
         "c": args.c,
+        "hand_weight": args.hand_weight,
     }
     save(args.out, classes, columns, coef, intercept, {}, info)
     from bench.dev_sets import HANDWRITTEN_HARD, HANDWRITTEN_WILD, handwritten_dev
