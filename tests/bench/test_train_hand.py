@@ -1,0 +1,68 @@
+"""The hand-written training sets (`train-hand-a`, `train-hand-b`) are well-formed, exactly what
+the builder makes from their sources, and share no text with any evaluation set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.dev_hard import build
+from bench.dev_hard.checks import leak_report, unmarked_occurrences
+from bench.dev_sets import (
+    HANDWRITTEN_BLIND,
+    HANDWRITTEN_DEV,
+    HANDWRITTEN_HARD,
+    HANDWRITTEN_WILD,
+    HANDWRITTEN_WILD_BLIND,
+    handwritten_dev,
+)
+
+TRAIN_SETS = ("train-hand-a", "train-hand-b")
+FROZEN = Path(__file__).resolve().parents[2] / "bench" / "frozen"
+WINDOW = 80  # characters: a shared run this long means copied text, not a shared phrase
+
+
+def _training_docs() -> list[dict]:
+    return [d for name in TRAIN_SETS for d in handwritten_dev(build.BUILDS[name].output)]
+
+
+def _evaluation_texts() -> list[str]:
+    paths = (HANDWRITTEN_DEV, HANDWRITTEN_BLIND, HANDWRITTEN_HARD, HANDWRITTEN_WILD)
+    texts = [d["text"] for path in (*paths, HANDWRITTEN_WILD_BLIND) for d in handwritten_dev(path)]
+    for name in ("handwritten.jsonl", "independent.jsonl"):  # compared by code, never read
+        with (FROZEN / name).open(encoding="utf-8") as lines:
+            texts += [json.loads(line)["text"] for line in lines if line.strip()]
+    return texts
+
+
+def _windows(text: str) -> set[str]:
+    squashed = " ".join(text.split())
+    return {squashed[i : i + WINDOW] for i in range(0, max(1, len(squashed) - WINDOW + 1), 20)}
+
+
+@pytest.mark.parametrize("name", TRAIN_SETS)
+def test_the_file_is_exactly_what_the_builder_makes_and_has_no_unmarked_gold(name):
+    docs = build.build_set(name)
+    assert len(docs) >= 90
+    assert build.problems(docs) == []
+    raw = build.BUILDS[name].output.read_text(encoding="utf-8")
+    assert build.serialise(docs) == raw
+    for doc in docs:
+        assert unmarked_occurrences(doc) == [] and leak_report(doc) == [], doc["id"]
+
+
+def test_no_training_document_shares_a_long_run_of_text_with_an_evaluation_set():
+    evaluation = set().union(*(_windows(text) for text in _evaluation_texts()))
+    for doc in _training_docs():
+        squashed = " ".join(doc["text"].split())
+        runs = {squashed[i : i + WINDOW] for i in range(max(1, len(squashed) - WINDOW + 1))}
+        assert not runs & evaluation, doc["id"]
+
+
+def test_the_overlap_check_catches_a_copied_paragraph():
+    copied = "x " * 10 + _evaluation_texts()[0][:200] + " y"
+    squashed = " ".join(copied.split())
+    runs = {squashed[i : i + WINDOW] for i in range(len(squashed) - WINDOW + 1)}
+    assert runs & _windows(_evaluation_texts()[0])
