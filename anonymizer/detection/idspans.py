@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +73,11 @@ def max_zipf(word: str) -> float:
     return max(word_zipf(word, language) for language in LANGUAGES)
 
 
+def is_rare_word(word: str) -> bool:
+    """Rare in every language we read (as `max_zipf(word) < RARE_ZIPF`, stopping early)."""
+    return all(word_zipf(word, language) < RARE_ZIPF for language in LANGUAGES)
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A proposed span (character offsets into the document)."""
@@ -97,20 +103,35 @@ def _is_candidate_token(token: str) -> bool:
         return True
     if _HANDLE_SHAPE.fullmatch(token):
         return True
-    if _LOWER_WORD.fullmatch(token) and max_zipf(token) < RARE_ZIPF:
+    if _LOWER_WORD.fullmatch(token) and is_rare_word(token):
         return True
     return len(token) >= 4 and bool(_INNER_UPPER.search(token))
 
 
-def candidate_spans(text: str) -> list[Candidate]:
+class Coverage:
+    """Spans already detected, to test in O(log n) whether a span overlaps any of them."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.max_end = list(accumulate((e for _, e in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_left(self.starts, end)  # the spans starting before `end`
+        return i > 0 and self.max_end[i - 1] > start
+
+
+def candidate_spans(text: str, covered: Coverage | None = None) -> list[Candidate]:
     """Single tokens with an identifier shape, and runs of 2-6 short upper-case/digit groups
-    separated by single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C")."""
+    separated by single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C"); none that
+    overlaps a `covered` span."""
     out: list[Candidate] = []
     run: list[tuple[int, int]] = []
 
     def close_run() -> None:
         if len(run) >= 2 and any(_DIGIT.search(text, s, e) for s, e in run):
-            out.append(Candidate(run[0][0], run[-1][1]))
+            if covered is None or not covered.overlaps(run[0][0], run[-1][1]):
+                out.append(Candidate(run[0][0], run[-1][1]))
         run.clear()
 
     for m in _TOKEN.finditer(text):
@@ -118,8 +139,9 @@ def candidate_spans(text: str) -> list[Candidate]:
         if start >= end:
             close_run()
             continue
-        token = text[start:end]
-        if _is_candidate_token(token):
+        if (covered is None or not covered.overlaps(start, end)) and _is_candidate_token(
+            text[start:end]
+        ):
             out.append(Candidate(start, end))
         if _RUN_PIECE.fullmatch(text, m.start(), m.end()) and (
             not run or text[run[-1][1] : m.start()] == " "
@@ -409,9 +431,7 @@ def classify_spans(
     candidates that no detection in `covered` overlaps; of overlapping candidates the most
     probable is kept."""
     model = model or shipped_model()
-    taken = sorted((d.start, d.end) for d in covered)
-    starts = [s for s, _ in taken]
-    candidates = [c for c in candidate_spans(text) if not _overlaps_sorted(taken, starts, c)]
+    candidates = candidate_spans(text, Coverage([(d.start, d.end) for d in covered]))
     if not candidates:
         return []
     counts = document_counts(text)
@@ -437,17 +457,3 @@ def classify_spans(
             Detection(c.start, c.end, label, placeholder_for(label), SOURCE, round(prob, 3), SOURCE)
         )
     return sorted(kept, key=lambda d: d.start)
-
-
-def _overlaps_sorted(taken: list[tuple[int, int]], starts: list[int], c: Candidate) -> bool:
-    i = bisect_left(starts, c.end)
-    # spans are short except a few (PEM blocks, URLs); scan back until far enough
-    j = i - 1
-    while j >= 0:
-        s, e = taken[j]
-        if e > c.start:
-            return True
-        if c.start - s > 4000:
-            break
-        j -= 1
-    return False

@@ -37,6 +37,7 @@ from anonymizer.detection.idspans import (
     HASH_BITS,
     MODEL_DIR,
     NONE,
+    Coverage,
     IdSpanModel,
     candidate_spans,
     document_counts,
@@ -77,9 +78,7 @@ def candidate_labels(
     training) where it only cuts one."""
     spans = sorted((s["start"], s["end"], s["label"]) for s in doc["spans"])
     out = []
-    for c in candidate_spans(doc["text"]):
-        if any(s < c.end and c.start < e for s, e in covered):
-            continue
+    for c in candidate_spans(doc["text"], Coverage(covered)):
         best, label, touched = 0.0, None, False
         for s, e, lab in spans:
             if s >= c.end:
@@ -480,9 +479,7 @@ def choose_thresholds(
         text = doc["text"]
         taken = [(d.start, d.end) for d in detector.detect(text)]
         gold = [(s["start"], s["end"]) for s in doc["spans"]]
-        cands = [
-            c for c in candidate_spans(text) if not any(s < c.end and c.start < e for s, e in taken)
-        ]
+        cands = candidate_spans(text, Coverage(taken))
         if not cands:
             continue
         counts = document_counts(text)
