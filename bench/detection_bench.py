@@ -12,6 +12,9 @@ Sets (each reported on its own; see `bench.dev_sets`):
   `handwritten_wild_blind.txt`, about 50 documents written from scratch by an annotator who
   read neither the detector nor the frozen data (`bench/dev_wild/`); the blind one is for
   aggregate figures only (never look at its misses);
+- `dev-hand-fresh`: `bench/dev/handwritten_fresh.txt`, written last, from scratch, by an
+  annotator who read neither the detector nor any other data (`bench/dev_fresh/`); aggregate
+  only, never used to choose between changes: measured once, at the end;
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -69,13 +72,20 @@ SETS = (
     "dev-hand-hard",
     "dev-hand-wild",
     "dev-hand-wild-blind",
+    "dev-hand-fresh",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
 )
 SYSTEMS = ("combined", "presidio", "regex")
 # Sets scored for aggregate figures only: their misses are never listed (nothing is tuned on them).
-AGGREGATE_ONLY = ("dev-hand-blind", "dev-hand-wild-blind", "frozen-hand", "frozen-independent")
+AGGREGATE_ONLY = (
+    "dev-hand-blind",
+    "dev-hand-wild-blind",
+    "dev-hand-fresh",
+    "frozen-hand",
+    "frozen-independent",
+)
 LARGE_DOC_BYTES = 2_000_000
 
 
@@ -101,9 +111,12 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
-    if name in ("dev-hand-wild", "dev-hand-wild-blind"):
-        blind = name == "dev-hand-wild-blind"
-        path = dev_sets.HANDWRITTEN_WILD_BLIND if blind else dev_sets.HANDWRITTEN_WILD
+    if name in ("dev-hand-wild", "dev-hand-wild-blind", "dev-hand-fresh"):
+        path = {
+            "dev-hand-wild": dev_sets.HANDWRITTEN_WILD,
+            "dev-hand-wild-blind": dev_sets.HANDWRITTEN_WILD_BLIND,
+            "dev-hand-fresh": dev_sets.HANDWRITTEN_FRESH,
+        }[name]
         if not path.is_file():
             return None, f"bench/dev/{path.name} not found: skipped"
         return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"

@@ -19,6 +19,9 @@
   `bench/dev_wild/src/{wild,blind}/`, written from scratch by an annotator who never read the
   detector or the frozen data; error analysis is allowed on the first, the second is
   aggregate-only.
+- `handwritten_fresh` (set `dev-hand-fresh`): `bench/dev/handwritten_fresh.txt`, built from
+  `bench/dev_fresh/src/`, written last by an annotator who read neither the detector nor any
+  other data; aggregate-only and never used to choose between changes (measured once, at the end).
 
 The frozen sets (`bench/frozen/`) are read only by `bench.detection_bench`, for aggregate
 figures; nothing here opens them.
@@ -36,6 +39,7 @@ HANDWRITTEN_BLIND = DEV_DIR / "handwritten_blind.txt"
 HANDWRITTEN_HARD = DEV_DIR / "handwritten_hard.txt"
 HANDWRITTEN_WILD = DEV_DIR / "handwritten_wild.txt"
 HANDWRITTEN_WILD_BLIND = DEV_DIR / "handwritten_wild_blind.txt"
+HANDWRITTEN_FRESH = DEV_DIR / "handwritten_fresh.txt"
 TRAINING_SEED = 1  # the seed `python -m anonymizer.detection.training train` uses by default
 HELDOUT_SEED = 2024
 CORPUS_SEED = 42

@@ -2,7 +2,8 @@
 
 The text is the development sets (dev-corpus, dev-hand, dev-hand-blind; never the frozen
 ones) joined and repeated to `--mb` megabytes of UTF-8. With `--against REF` the rule
-module as it is at git revision REF is loaded next to the working tree's, both run on the
+module as it is at git revision REF (with the prefilter and checksum modules it imports, as
+they are there too) is loaded next to the working tree's, both run on the
 same text in alternating rounds (CPU time, `time.process_time`), and their detections are
 compared: any difference is printed and the exit status is 1. Speed is a ratio measured in
 one run, never an absolute figure to assert.
@@ -30,6 +31,12 @@ from anonymizer.types import Detection
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MODULE = "anonymizer/detection/regex.py"
+# modules of the engine that `RULES_MODULE` imports; loaded at the compared revision too, so
+# that its engine runs as it was there
+ENGINE_MODULES = {
+    "anonymizer.detection.prefilter": "anonymizer/detection/prefilter.py",
+    "anonymizer.detection.checksums": "anonymizer/detection/checksums.py",
+}
 
 
 def dev_text(megabytes: float, corpus_docs: int = 300) -> str:
@@ -46,22 +53,38 @@ def dev_text(megabytes: float, corpus_docs: int = 300) -> str:
     return "\n\n".join([blob] * copies)
 
 
-def rules_module_at(revision: str) -> ModuleType:
-    """`anonymizer.detection.regex` as it is at a git revision, imported under another name."""
+def module_at(revision: str, path: str, name: str) -> ModuleType:
+    """The module at `path` as it is at a git revision, imported under the name `name`."""
     source = subprocess.run(
-        ["git", "show", f"{revision}:{RULES_MODULE}"],
+        ["git", "show", f"{revision}:{path}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    name = f"_regex_at_{revision.replace('/', '_').replace('-', '_')}"
     spec = importlib.util.spec_from_loader(name, loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up while the class is built
-    exec(compile(source, f"{revision}:{RULES_MODULE}", "exec"), module.__dict__)
+    exec(compile(source, f"{revision}:{path}", "exec"), module.__dict__)
     return module
+
+
+def rules_module_at(revision: str) -> ModuleType:
+    """`anonymizer.detection.regex` as it is at a git revision, imported under another name,
+    with the engine modules it imports (`ENGINE_MODULES`) also as they are at that revision."""
+    tag = revision.replace("/", "_").replace("-", "_").replace(".", "_")
+    saved = {name: sys.modules.get(name) for name in ENGINE_MODULES}
+    try:
+        for name, path in ENGINE_MODULES.items():
+            sys.modules[name] = module_at(revision, path, f"_{name.rsplit('.', 1)[1]}_at_{tag}")
+        return module_at(revision, RULES_MODULE, f"_regex_at_{tag}")
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 def cpu_seconds(detector: Any, text: str) -> tuple[float, list[Detection]]:

@@ -13,7 +13,6 @@ import hashlib
 import ipaddress
 import math
 import re
-from collections import Counter
 
 
 def luhn_valid(candidate: str) -> bool:
@@ -196,9 +195,9 @@ def bech32_valid(candidate: str) -> bool:
 
 def shannon_entropy(value: str) -> float:
     """Bits per character of the string's own character distribution."""
-    counts = Counter(value)
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    counts = [value.count(char) for char in dict.fromkeys(value)]  # in Counter's order
+    return -sum(c / n * math.log2(c / n) for c in counts)
 
 
 _WORDLIKE_RUN = re.compile(r"[a-z]{8,}|[A-Z]{8,}")
@@ -212,10 +211,10 @@ SECRET_MIN_ENTROPY_HEX = 3.0  # hex has only 16 symbols (max 4 bits/char)
 
 def looks_like_secret(token: str) -> bool:
     """High-entropy token: long, mixed character classes, no dictionary-like letter runs."""
-    if len(token) < SECRET_MIN_LENGTH or not any(c.isdigit() for c in token):
+    if len(token) < SECRET_MIN_LENGTH or not any(map(str.isdigit, token)):
         return False
-    has_lower = any(c.islower() for c in token)
-    has_upper = any(c.isupper() for c in token)
+    has_lower = any(map(str.islower, token))
+    has_upper = any(map(str.isupper, token))
     if not (has_lower or has_upper) or _WORDLIKE_RUN.search(token):
         return False
     parts = [p for p in _SEPARATORS.split(token) if p]

@@ -7,19 +7,23 @@ longest leading part of the pattern whose matches fit in `OVERLAP` characters, w
 lookarounds and anchors dropped (a leading line start and a leading one-character
 lookbehind are kept in a form Hyperscan has), atomic and possessive parts made plain, a
 back-reference replaced by its group, and every character class reduced to the ASCII
-characters it matches plus '?' where it matches any non-ASCII character. Hyperscan reads
+characters it matches plus '?' where it may match a non-ASCII character (a caseless i, k or
+s may: 'İ', 'ı', 'K', 'ſ'; other caseless ASCII letters may not). Hyperscan reads
 `text.encode("ascii", "replace")`, where every non-ASCII character is one '?', so byte
 offsets are character offsets.
 
 Per text: one pass over overlapping blocks says which supersets occur in which block; a rule
 whose superset occurs nowhere is skipped. Where it occurs rarely, the blocks are scanned
-backwards with the reversed superset, which reports every offset where an occurrence
-starts, and the rule's own pattern is tried there (`Pattern.match`); where it occurs often,
+backwards with the reversed superset (slices of one reversed copy of the text, nearby blocks
+in one call), which reports every offset where an occurrence starts, and the rule's own
+pattern is tried there (`Pattern.match`); where it occurs often,
 the rule's pattern searches those blocks (`gated_finditer`). Both give exactly the matches
 of `pattern.finditer(text)`: a match is an occurrence of its superset, starting in the block
 where the match starts, and a search of a region reads far enough past it that a match
 starting inside is decided as in the whole text. `Gates.finditer_in_windows` does the same
-for a rule run in its trigger's windows.
+for a rule run in its trigger's windows. A long run of a repeated class (which may stretch
+an occurrence past a block's overlap) switches a rule to its short superset, or, where it has
+none, to a backward scan of the whole text with the long one.
 
 Hyperscan is optional (x86-64 wheels only): without it every rule runs over the whole text,
 with the same detections.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -49,6 +54,8 @@ RUN_LIMIT = 64  # a run this long of a class some pattern repeats without bound 
 SPARSE = 20  # a superset starting less often than once per this many characters is sparse
 SLACK = 64  # starts allowed beyond that rate (short texts)
 MIN_START_SCAN = 4096  # regions spanning less are searched with `re` (a scan call costs more)
+MIN_ASCII = 2  # a literal with fewer ASCII characters is found with `str.find`
+MERGE_GAP = 16_384  # regions closer than this are scanned backwards in one call
 PLACEHOLDER = ord("?")  # what `str.encode("ascii", "replace")` writes for a non-ASCII char
 Region = tuple[int, int]
 _END = 1 << 62
@@ -189,6 +196,32 @@ def _allowed_before(state: Any, items: Sequence[tuple[Any, Any]], flags: int) ->
     return "[" + "".join(f"\\x{b:02x}" for b in range(128) if b not in refused) + "]"
 
 
+def opens_with_word_boundary(pattern: re.Pattern[str]) -> bool:
+    """Whether every match of `pattern` that starts with a word character starts where no
+    word character stands before it: every alternative opens with `\\b`, or with a
+    one-character negative lookbehind refusing every word character (`(?<![\\w@])`)."""
+    if pattern.flags & (re.ASCII | re.LOCALE):
+        return False
+    return _opens_with_boundary(list(_parser.parse(pattern.pattern, pattern.flags).data))
+
+
+def _opens_with_boundary(items: Sequence[tuple[Any, Any]]) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op is sre.SUBPATTERN:
+        return not av[1] & (re.ASCII | re.LOCALE) and _opens_with_boundary(list(av[3]))
+    if op is sre.BRANCH:
+        return all(_opens_with_boundary(list(alt)) for alt in av[1])
+    if op is sre.AT:
+        return av is sre.AT_BOUNDARY
+    if op is sre.ASSERT_NOT and av[0] == -1 and len(av[1]) == 1:
+        (kind, members), *_ = list(av[1])
+        refused = members if kind is sre.IN else []
+        return (sre.CATEGORY, sre.CATEGORY_WORD) in refused and (sre.NEGATE, None) not in refused
+    return False
+
+
 def _flatten(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """The top-level items, with the body of a leading capture group (no flags) spliced in."""
     flat: list[tuple[Any, Any]] = []
@@ -271,31 +304,34 @@ def _members(state: Any, op: Any, av: Any, flags: int) -> tuple[int, ...]:
 
         one = _compiler.compile(_parser.SubPattern(state, [(op, av)]), flags)
         members = {c for c in range(128) if one.fullmatch(chr(c))}
-        if _may_match_non_ascii(op, av, flags):
+        if _may_match_non_ascii(op, av, flags, one):
             members.add(PLACEHOLDER)
         _MEMBER_CACHE[key] = tuple(sorted(members))
     return _MEMBER_CACHE[key]
 
 
-def _may_match_non_ascii(op: Any, av: Any, flags: int) -> bool:
-    """Whether a character outside ASCII may match (True when unsure)."""
-    caseless = bool(flags & re.IGNORECASE)
+# The non-ASCII characters that a case-insensitive pattern matches with an ASCII letter
+# ('İ' and 'ı' with i, 'ſ' with s, the Kelvin sign with k; the test checks all of Unicode).
+CASE_PARTNERS = "\u0130\u0131\u017f\u212a"
+
+
+def _may_match_non_ascii(op: Any, av: Any, flags: int, one: re.Pattern[str]) -> bool:
+    """Whether a character outside ASCII may match (True when unsure); `one` is the compiled
+    single-character pattern."""
     if op is sre.LITERAL:
-        return av >= 128 or (caseless and chr(av).isalpha())
-    if op is not sre.IN:
+        if av >= 128:
+            return True
+    elif op is not sre.IN:
         return True  # NOT_LITERAL, ANY
-    for kind, value in av:
-        if kind is sre.LITERAL and (value >= 128 or (caseless and chr(value).isalpha())):
-            return True
-        if kind is sre.RANGE and (value[1] >= 128 or (caseless and _has_letter(*value))):
-            return True
-        if kind not in (sre.LITERAL, sre.RANGE):
-            return True  # NEGATE, CATEGORY
-    return False
-
-
-def _has_letter(low: int, high: int) -> bool:
-    return any(chr(c).isalpha() for c in range(low, min(high, 127) + 1))
+    else:
+        for kind, value in av:
+            if kind is sre.LITERAL and value >= 128:
+                return True
+            if kind is sre.RANGE and value[1] >= 128:
+                return True
+            if kind not in (sre.LITERAL, sre.RANGE):
+                return True  # NEGATE, CATEGORY
+    return bool(flags & re.IGNORECASE) and any(one.fullmatch(c) for c in CASE_PARTNERS)
 
 
 def _fits(items: Sequence[tuple[Any, Any]]) -> bool:
@@ -444,34 +480,47 @@ class Prefilter:
         return self._backwards[backward]
 
     def starts(
-        self, backward: Backward, data: bytes, regions: Sequence[Region]
+        self, backward: Backward, reversed_data: bytes, regions: Sequence[Region]
     ) -> list[int] | None:
         """Every offset inside `regions` where an occurrence of the pattern's superset starts,
-        in order, found by scanning the reversed regions; None when there are more than one
-        per `SPARSE` characters (then searching the regions with `re` is cheaper)."""
+        in order, found by scanning the reversed text (`reversed_data`: the ASCII-replaced
+        text reversed) over the regions; None when there are more than one per `SPARSE`
+        characters (then searching the regions with `re` is cheaper)."""
         database = self._backward_database(backward)
         if database is None:
             return None
         scratch = self._scratch(database)
-        ends: list[int] = []  # end offsets in the reversed slices = start offsets
-        allowance = [SLACK]  # starts allowed before the current slice is scanned
+        size = len(reversed_data)
+        spans = _scan_spans(regions, size)
+        limit = SLACK + sum(stop - low for low, stop, _ in spans) // SPARSE
+        ends: list[int] = []  # end offsets in a reversed slice = start offsets
+        append = ends.append
+        unique_ends = len(backward) == 1  # Hyperscan reports an end once per pattern
+        if unique_ends and not backward[0][1]:
 
-        shifts = [shift for _, shift in backward]
+            def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
+                append(end)
+                return len(ends) > limit  # dense: give up
 
-        def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
-            ends.append(end - shifts[index])
-            return len(ends) > allowance[0] + end // SPARSE  # dense so far: give up
+        else:
+            shifts = [shift for _, shift in backward]
+
+            def on_match(index: int, start: int, end: int, flags: int, context: None) -> bool:
+                append(end - shifts[index])
+                return len(ends) > limit
 
         found: list[int] = []
-        for low, high in regions:
-            stop = min(len(data), high + OVERLAP)
-            ends.clear()
+        for low, stop, high in spans:
+            first = len(ends)
             try:
-                database.scan(data[low:stop][::-1], on_match, scratch=scratch)
+                database.scan(reversed_data[size - stop : size - low], on_match, scratch=scratch)
             except hyperscan.ScanTerminated:
                 return None
-            found.extend(sorted({stop - end for end in ends if stop - end < high}))
-            allowance[0] += (stop - low) // SPARSE - len(ends)
+            starts = sorted([stop - end for end in ends[first:]])  # descending ends: cheap
+            if unique_ends:
+                found.extend(start for start in starts if start < high)
+            else:  # two sources may report the same start
+                found.extend(sorted({start for start in starts if start < high}))
         return found
 
     def _scratch(self, database: Any) -> Any:
@@ -495,10 +544,20 @@ class Gates:
         self.fired = fired
         self.data = data
         self.size = len(data)
+        self._reversed: bytes | None = None
 
-    def _version(self, pattern: re.Pattern[str]) -> tuple[int, Backward, int | None] | None:
-        """The superset that holds for `pattern` in this text: (its id, its backward source,
-        the reach of a match attempt or None when unbounded); None: no prefilter."""
+    @property
+    def reversed_data(self) -> bytes:
+        """The ASCII-replaced text reversed, made once per text (for the backward scans)."""
+        if self._reversed is None:
+            self._reversed = self.data[::-1]
+        return self._reversed
+
+    def _version(self, pattern: re.Pattern[str]) -> tuple[int | None, Backward, int | None] | None:
+        """The superset that holds for `pattern` in this text: (its id in the block pass, or
+        None when its occurrences may be longer than a block's overlap so that the whole text
+        is its region; its backward source; the reach of a match attempt, None when
+        unbounded); None: no prefilter, or no superset that holds."""
         ids = self.prefilter.ids.get(id(pattern))
         if self.fired is None or ids is None:
             return None
@@ -507,7 +566,10 @@ class Gates:
             plan = long or short
             assert plan is not None
             return plan.id, plan.backward, reach
-        return None if short is None else (short.id, short.backward, None)
+        if short is not None:
+            return short.id, short.backward, None
+        # a long run: the long superset still holds, but the block pass may have missed it
+        return None if long is None else (None, long.backward, None)
 
     def regions(self, pattern: re.Pattern[str]) -> list[Region] | None:
         """Start regions covering every offset where `pattern` can match, or None when the
@@ -515,8 +577,10 @@ class Gates:
         version = self._version(pattern)
         return None if version is None else self._regions(version[0])
 
-    def _regions(self, superset_id: int) -> list[Region]:
+    def _regions(self, superset_id: int | None) -> list[Region]:
         assert self.fired is not None
+        if superset_id is None:
+            return [(0, self.size)] if self.size else []
         step = self.prefilter.block
         merged: list[list[int]] = []
         for block in self.fired.get(superset_id, ()):
@@ -534,12 +598,14 @@ class Gates:
         if version is None:
             return list(pattern.finditer(text))
         superset_id, backward, reach = version
+        if superset_id is not None and superset_id not in (self.fired or {}):
+            return []
         regions = self._regions(superset_id)
         if not regions:
             return []
         if regions[-1][1] - regions[0][0] < MIN_START_SCAN:  # short: `re` costs less
             return list(gated_finditer(pattern, text, regions, reach))
-        starts = self.prefilter.starts(backward, self.data, regions)
+        starts = self.prefilter.starts(backward, self.reversed_data, regions)
         if starts is None:
             return list(gated_finditer(pattern, text, regions, reach))
         found = []
@@ -564,7 +630,7 @@ class Gates:
         reach = None if version is None else version[2]
         starts = None
         if version is not None and regions and regions[-1][1] - regions[0][0] >= MIN_START_SCAN:
-            starts = self.prefilter.starts(version[1], self.data, regions)
+            starts = self.prefilter.starts(version[1], self.reversed_data, regions)
         last_end = 0
         for low, high in windows:
             if regions is None:
@@ -649,6 +715,19 @@ def gated_finditer(
             yield match
 
 
+def _scan_spans(regions: Sequence[Region], size: int) -> list[tuple[int, int, int]]:
+    """The stretches to scan backwards for starts inside `regions`: (low, stop, high), each
+    covering regions from `low` to `high` and reading `OVERLAP` past them (to `stop`); regions
+    less than `MERGE_GAP` apart share one stretch (a scan call costs more than the gap)."""
+    spans: list[list[int]] = []
+    for low, high in regions:
+        if spans and low - spans[-1][2] < MERGE_GAP:
+            spans[-1][2] = high
+        else:
+            spans.append([low, 0, high])
+    return [(low, min(size, high + OVERLAP), high) for low, _, high in spans]
+
+
 def _run_sentinel(run: bytes) -> bytes:
     return b"(?:" + run + b"){%d}" % RUN_LIMIT
 
@@ -678,42 +757,99 @@ def _database(sources: Sequence[bytes], single: bool = True) -> Any:
 
 
 class LiteralScanner:
-    """Every offset where one of many ASCII literals starts, in one Hyperscan pass (None
-    when Hyperscan is missing or a literal is not plain ASCII)."""
+    """Every offset where one of many literals starts, in one Hyperscan pass over the
+    ASCII-replaced text (None when Hyperscan is missing).
 
-    def __init__(self, literals: Sequence[str]) -> None:
+    A literal given with `word_start` true is only reported where no ASCII word character
+    stands before it (a match opening with `\\b` starts nowhere else; a non-ASCII character
+    before it may be a word character, and the caller's pattern decides there). A literal
+    with non-ASCII characters is searched as its ASCII-replaced form ('?' for each such
+    character) and each occurrence is checked against the text; one with fewer than
+    `MIN_ASCII` other characters would match too often that way and is found with
+    `str.find`."""
+
+    def __init__(self, literals: Sequence[tuple[str, bool]]) -> None:
         self.literals = tuple(literals)
-        self.lengths = [len(lit) for lit in self.literals]
+        keys = [(lit.encode("ascii", "replace"), word) for lit, word in self.literals]
+        searched = [key for key in keys if len(key[0]) - key[0].count(PLACEHOLDER) >= MIN_ASCII]
+        self.keys = list(dict.fromkeys(searched))  # distinct forms Hyperscan searches
+        key_index = {key: index for index, key in enumerate(self.keys)}
+        # searched form -> (literal index, whether its occurrences need a check) of each literal
+        # searched that way; the others are found with `str.find`
+        self.owners: dict[int, list[tuple[int, bool]]] = {}
+        self.by_find: list[int] = []
+        for index, key in enumerate(keys):
+            if key in key_index:
+                self.owners.setdefault(key_index[key], []).append((index, PLACEHOLDER in key[0]))
+            else:
+                self.by_find.append(index)
         self.database = None
         if hyperscan is None or not self.literals:
             return
-        if not all(lit.isascii() and chr(PLACEHOLDER) not in lit for lit in self.literals):
-            raise NotConvertible("literals must be ASCII without the placeholder")
         self.database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         self.database.compile(
-            expressions=[lit.encode("ascii") for lit in self.literals],
-            ids=list(range(len(self.literals))),
-            elements=len(self.literals),
-            flags=[0] * len(self.literals),
-            literal=True,
+            expressions=[_literal_source(key, word) for key, word in self.keys],
+            ids=list(range(len(self.keys))),
+            elements=len(self.keys),
+            flags=[0] * len(self.keys),
         )
         self._local = threading.local()
 
-    def hits(self, text: str) -> list[tuple[int, int]] | None:
-        """(literal index, offset where it starts) for every occurrence in `text`, in the
-        order the occurrences end."""
+    def starts(self, text: str) -> dict[int, list[int]] | None:
+        """Literal index -> the sorted offsets where it starts in `text` (only the literals
+        that occur)."""
         if self.database is None:
             return None
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = hyperscan.Scratch(self.database)
-        found: list[tuple[int, int]] = []
-        lengths = self.lengths
+        ends: defaultdict[int, list[int]] = defaultdict(list)
 
         def on_match(index: int, start: int, end: int, flags: int, context: None) -> None:
-            found.append((index, end - lengths[index]))
+            ends[index].append(end)
 
         self.database.scan(
             text.encode("ascii", "replace"), match_event_handler=on_match, scratch=scratch
         )
+        found: dict[int, list[int]] = {}
+        for index in self.by_find:
+            literal, word = self.literals[index]
+            offsets = _find_all(text, literal)
+            if word:
+                offsets = [i for i in offsets if not i or not _is_ascii_word(text[i - 1])]
+            if offsets:
+                found[index] = offsets
+        for key, key_ends in ends.items():
+            for index, check in self.owners[key]:
+                literal = self.literals[index][0]
+                offsets = sorted([end - len(literal) for end in key_ends])
+                if check:
+                    offsets = [offset for offset in offsets if text.startswith(literal, offset)]
+                if offsets:
+                    found[index] = offsets
         return found
+
+
+def _is_ascii_word(char: str) -> bool:
+    """Whether `char` is an ASCII word character (`re`'s `\\w`)."""
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _literal_source(key: bytes, word_start: bool) -> bytes:
+    """The Hyperscan source of a literal's searched form: its bytes, after a character that
+    is no ASCII word character (or at the start) when `word_start`."""
+    body = "".join(f"\\x{b:02x}" for b in key)
+    if not word_start:
+        return body.encode("ascii")
+    before = "".join(f"\\x{b:02x}" for b in range(128) if not _is_ascii_word(chr(b)))
+    return f"(?:^|[{before}]){body}".encode("ascii")
+
+
+def _find_all(text: str, literal: str) -> list[int]:
+    """Every offset where `literal` starts in `text`, in order."""
+    offsets = []
+    index = text.find(literal)
+    while index >= 0:
+        offsets.append(index)
+        index = text.find(literal, index + 1)
+    return offsets

@@ -15,7 +15,7 @@ start. A new rule must be one of these (tests/anonymizer/detection/test_prefilte
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
-from anonymizer.detection.prefilter import LiteralScanner, Prefilter
+from anonymizer.detection.prefilter import LiteralScanner, Prefilter, opens_with_word_boundary
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
     NATIONALITY_WORDS,
@@ -386,7 +386,7 @@ _NOT_NAME_START = STARTERS | NON_NAME
 _NOT_NAME_ANYWHERE = NON_NAME | PLACES
 _NOT_AFTER_TITLE = STARTERS | NON_NAME | PLACES
 _ENDS_CONTEXT_NAME = STOP_AFTER_NAME | NOT_A_NAME
-_POSSESSIVE = re.compile(r"['’]s$")
+_POSSESSIVE_ENDS = ("'s", "’s")
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -394,7 +394,8 @@ def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
 
 
 def _bare(token: str) -> str:
-    return _POSSESSIVE.sub("", token.strip(".,;:!?")).lower()
+    bare = token.strip(".,;:!?")
+    return (bare[:-2] if bare.endswith(_POSSESSIVE_ENDS) else bare).lower()
 
 
 def _is_name_token(token: str) -> bool:
@@ -405,15 +406,20 @@ def _is_name_token(token: str) -> bool:
 def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim common words off a capitalised run; keep it only if two name-like words remain."""
     tokens = _tokens(text, start, end)
-    while tokens and _bare(tokens[0][2]) in _NOT_NAME_START:
-        tokens.pop(0)
-    while tokens and (_bare(tokens[-1][2]) in _NOT_NAME_START or not _is_name_token(tokens[-1][2])):
-        tokens.pop()
-    if sum(_is_name_token(t[2]) for t in tokens) < 2 or not _is_name_token(tokens[0][2]):
+    bares = [_bare(token[2]) for token in tokens]
+    first, last = 0, len(tokens)
+    while first < last and bares[first] in _NOT_NAME_START:
+        first += 1
+    while first < last and (
+        bares[last - 1] in _NOT_NAME_START or not _is_name_token(tokens[last - 1][2])
+    ):
+        last -= 1
+    names = [_is_name_token(token[2]) for token in tokens[first:last]]
+    if sum(names) < 2 or not names[0]:
         return None
-    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in tokens):
+    if any(bare in _NOT_NAME_ANYWHERE for bare in bares[first:last]):
         return None
-    return tokens[0][0], tokens[-1][1]
+    return tokens[first][0], tokens[last - 1][1]
 
 
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -447,6 +453,7 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
+_DATA_LIKE = re.compile(r"[\d@/\\=]|^[A-Z0-9._:-]+$")
 
 
 def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -458,7 +465,7 @@ def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
     if len(words) == 1 and words[0].isupper() and len(words[0]) <= 5 and words[0].isascii():
         return None
     value = _DATA_VALUE.match(text, end)
-    if value is not None and re.search(r"[\d@/\\=]|^[A-Z0-9._:-]+$", value.group(1)):
+    if value is not None and _DATA_LIKE.search(value.group(1)):
         return None
     line_end = text.find("\n", end)
     rest = text[end : line_end if line_end >= 0 else len(text)]
@@ -632,7 +639,7 @@ def refine_caseless_run(text: str, start: int, end: int) -> tuple[int, int] | No
     """Only runs embedded in mostly cased (Latin, Greek, Cyrillic) text: in a document written
     in the caseless script itself this rule would flag every word, so it says nothing."""
     window = text[max(0, start - 40) : end + 40]
-    letters = sum(1 for c in window if c.isalpha())
+    letters = sum(map(str.isalpha, window))
     share = len(_CASELESS_CHAR.findall(window)) / letters if letters else 1.0
     return (start, end) if share < CASELESS_SHARE_MAX else None
 
@@ -3899,6 +3906,11 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+def _extends_another(anchor: str, anchors: tuple[str, ...]) -> bool:
+    """Whether another of `anchors` is a prefix of `anchor` (so `anchor` starts nowhere else)."""
+    return any(other != anchor and anchor.startswith(other) for other in anchors)
+
+
 def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
     """Every offset where one of `anchors` starts (one `str.find` scan per anchor)."""
     positions: set[int] = set()
@@ -3913,14 +3925,20 @@ def _anchor_positions(lowered: str, anchors: tuple[str, ...]) -> list[int]:
 class AnchorIndex:
     """The offsets where each rule's anchors start, for all rules in one scan of the text.
 
-    The ASCII anchors are found in one Hyperscan pass over the lower-cased text
-    (`prefilter.LiteralScanner`), the few others with `str.find`. Without Hyperscan, one
-    zero-width regex finds them all: its alternation is factored by shared prefixes and tries
-    the longest anchor first, so the anchors starting at an offset are exactly the prefixes
-    of the one it found.
+    The anchors are found in one Hyperscan pass over the lower-cased text
+    (`prefilter.LiteralScanner`); for the anchor sets in `word_start` (those of rules whose
+    matches open with `\\b` or a lookbehind that refuses word characters) only where no ASCII
+    word character stands before them. Without Hyperscan, one zero-width regex finds them all
+    (word starts or not): its alternation is factored by shared prefixes and tries the
+    longest anchor first, so the anchors starting at an offset are exactly the prefixes of
+    the one it found.
     """
 
-    def __init__(self, anchor_sets: Iterable[tuple[str, ...]]) -> None:
+    def __init__(
+        self,
+        anchor_sets: Iterable[tuple[str, ...]],
+        word_start: Collection[tuple[str, ...]] = (),
+    ) -> None:
         self.anchor_sets = tuple(dict.fromkeys(a for a in anchor_sets if a))
         owners: dict[str, set[int]] = {}  # anchor -> indexes of the anchor sets holding it
         for i, anchors in enumerate(self.anchor_sets):
@@ -3936,36 +3954,37 @@ class AnchorIndex:
         }
         alternation = word_alternation(frozenset(owners))
         self.pattern = re.compile(f"(?=({alternation}))") if owners else None
-        self.plain = [a for a in self.owners if a.isascii() and "?" not in a]
-        self.other = [a for a in self.owners if a not in set(self.plain)]
-        self.scanner = LiteralScanner(self.plain)
-        # a literal's index (or a non-ASCII anchor itself) -> the anchor sets holding it
-        self.plain_owners: dict[int | str, tuple[int, ...]] = {
-            **{index: self.owners[a] for index, a in enumerate(self.plain)},
-            **{a: self.owners[a] for a in self.other},
-        }
+        # an anchor that another of its set starts with adds no offset: only the others
+        searched = [
+            [(a, anchors in word_start) for a in anchors if not _extends_another(a, anchors)]
+            for anchors in self.anchor_sets
+        ]
+        literals = list(dict.fromkeys(literal for found in searched for literal in found))
+        self.scanner = LiteralScanner(literals)
+        index_of = {literal: index for index, literal in enumerate(literals)}
+        # each anchor set's searched anchors, as indexes into the scanner's literals
+        self.members = tuple(tuple(index_of[lit] for lit in found) for found in searched)
+        self.sets_of: dict[int, list[int]] = {}  # literal index -> the anchor sets holding it
+        for i, members in enumerate(self.members):
+            for member in members:
+                self.sets_of.setdefault(member, []).append(i)
 
     def positions(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         """Anchor tuple -> sorted offsets in `lowered` where one of its anchors starts (only
         the tuples of which an anchor occurs)."""
-        hits = self.scanner.hits(lowered)
-        if hits is None:
+        starts = self.scanner.starts(lowered)
+        if starts is None:
             return self._positions_by_regex(lowered)
-        found: dict[int, list[int]] = {}
-        owners = self.plain_owners
-        for anchor in self.other:
-            hits.extend((anchor, offset) for offset in _anchor_positions(lowered, (anchor,)))
-        for anchor, offset in hits:
-            for i in owners[anchor]:
-                if i in found:
-                    found[i].append(offset)
-                else:
-                    found[i] = [offset]
-        sets = self.anchor_sets
-        return {
-            sets[i]: sorted(set(offsets)) if len(sets[i]) > 1 else sorted(offsets)
-            for i, offsets in found.items()
-        }
+        found: dict[tuple[str, ...], list[int]] = {}
+        touched = sorted({i for literal in starts for i in self.sets_of[literal]})
+        for i in touched:  # the anchor sets of which an anchor occurs
+            anchors, members = self.anchor_sets[i], self.members[i]
+            lists = [starts[member] for member in members if member in starts]
+            if len(lists) == 1:
+                found[anchors] = lists[0]
+            elif lists:  # nested anchors ("my", "my name") start at the same offsets
+                found[anchors] = sorted(set().union(*lists))
+        return found
 
     def _positions_by_regex(self, lowered: str) -> dict[tuple[str, ...], list[int]]:
         found: list[list[int]] = [[] for _ in self.anchor_sets]
@@ -4041,7 +4060,7 @@ class RegexDetector:
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
-        self.anchor_index = AnchorIndex(rule.anchors for rule in rules)
+        self.anchor_index = AnchorIndex(*anchor_sets(rules))
         self.prefilter = shared_prefilter(rules)
         # rules with the same pattern, anchors and trigger (reading other groups) share matches
         keys: dict[tuple[Any, ...], int] = {}
@@ -4086,6 +4105,23 @@ class RegexDetector:
             if matches:
                 found.extend(_detections(rule, text, matches))
         return found
+
+
+def anchor_sets(
+    rules: Iterable[Rule],
+) -> tuple[list[tuple[str, ...]], set[tuple[str, ...]]]:
+    """The anchor sets of the anchored rules (run at their anchors), and those of them found
+    only at word starts: every rule holding the set opens with a word boundary
+    (`opens_with_word_boundary`) and each of its anchors starts with a word character."""
+    anchored = [rule for rule in rules if rule.anchors and rule.trigger is None]
+    sets = [rule.anchors for rule in anchored]
+    not_at_word_start = {
+        rule.anchors
+        for rule in anchored
+        if not opens_with_word_boundary(rule.pattern)
+        or not all(anchor[0].isalnum() or anchor[0] == "_" for anchor in rule.anchors)
+    }
+    return sets, set(sets) - not_at_word_start
 
 
 _PREFILTERS: dict[tuple[re.Pattern[str], ...], Prefilter] = {}

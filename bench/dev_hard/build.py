@@ -3,18 +3,18 @@
     python -m bench.dev_hard.build [--set dev-hand-hard] [--check]
 
 Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|note⟫` marks
-(`bench.dev_hard.markup`); its id is `<prefix>-NNN` and its genre the part after the number:
-`src/` → `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
+(`bench.dev_hard.markup`); its id is `<prefix>-NNN` and its genre the part after the number: `src/`
+→ `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
 `handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
-(`wildb-NNN`); the hand-written *training* sets `bench/train_hand/src/{a,b}/` →
+(`wildb-NNN`), `bench/dev_fresh/src/` → `handwritten_fresh.txt` (`fresh-NNN`, aggregate-only, never
+used to choose between changes); the hand-written *training* sets `bench/train_hand/src/{a,b}/` →
 `bench/train_hand/handwritten_train_{a,b}.txt` (`trna-NNN`, `trnb-NNN`), which only the NER's
-training reads: no evaluation set, no benchmark. Without `--set` every set is built (or
-checked). The output uses the `=== id genre` / `[[surface|CODE]]` format of
-`bench/dev/handwritten.txt` and loses the negatives' notes, which stay in the sources. The
-build refuses to write a set with a malformed span, a gold string left unmarked elsewhere in
-its document (word-bounded), a gold string still inside the gold-redacted text (substring, so
-the substring leak can reach 0), or a document that does not read back to the same text and
-spans through `handwritten_dev`.
+training reads: no evaluation set, no benchmark. Without `--set` every set is built (or checked).
+The output uses the `=== id genre` / `[[surface|CODE]]` format of `bench/dev/handwritten.txt` and
+loses the negatives' notes, which stay in the sources. The build refuses to write a set with a
+malformed span, a gold string left unmarked elsewhere in its document (word-bounded), a gold string
+still inside the gold-redacted text (substring, so the substring leak can reach 0), or a document
+that does not read back to the same text and spans through `handwritten_dev`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bench.dev_hard.checks import leak_report, span_problems, unmarked_occurrenc
 from bench.dev_hard.markup import parse
 from bench.dev_sets import (
     CODES,
+    HANDWRITTEN_FRESH,
     HANDWRITTEN_HARD,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
@@ -55,6 +56,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-hard": Build(SOURCES, "hard", HANDWRITTEN_HARD),
     "dev-hand-wild": Build(WILD_SOURCES / "wild", "wild", HANDWRITTEN_WILD),
     "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
+    "dev-hand-fresh": Build(HERE.parent / "dev_fresh" / "src", "fresh", HANDWRITTEN_FRESH),
     "train-hand-a": Build(TRAIN_HAND / "src" / "a", "trna", TRAIN_HAND / "handwritten_train_a.txt"),
     "train-hand-b": Build(TRAIN_HAND / "src" / "b", "trnb", TRAIN_HAND / "handwritten_train_b.txt"),
 }

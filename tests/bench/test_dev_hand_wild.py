@@ -1,5 +1,6 @@
-"""The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`) are well-formed,
-complete, leak-free and exactly what the builder makes from their marked-up sources."""
+"""The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`) and the fresh one
+(`dev-hand-fresh`) are well-formed, complete, leak-free and exactly what the builder makes from
+their marked-up sources."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from bench.dev_sets import CODES, handwritten_dev
 
 MARK = re.compile(r"\[\[(?!\[)(.+?)\|([A-Z]+)\]\]", re.DOTALL)
 # set name -> (fewest documents, fewest gold spans) the set must keep
-SIZES = {"dev-hand-wild": (33, 1000), "dev-hand-wild-blind": (27, 750)}
+SIZES = {
+    "dev-hand-wild": (33, 1000),
+    "dev-hand-wild-blind": (27, 750),
+    "dev-hand-fresh": (30, 900),
+}
 WILD_SETS = sorted(SIZES)
 
 
@@ -115,4 +120,7 @@ def test_the_benchmark_lists_misses_for_the_wild_set_but_never_for_the_blind_one
     result = detection_bench.run(WILD_SETS, 0, large=False, top_misses=5)
     assert len(result["sets"]["dev-hand-wild"]["top_misses"]) == 5
     assert "top_misses" not in result["sets"]["dev-hand-wild-blind"]
-    assert {"dev-hand-blind", "dev-hand-wild-blind"} <= set(detection_bench.AGGREGATE_ONLY)
+    assert "top_misses" not in result["sets"]["dev-hand-fresh"]
+    assert {"dev-hand-blind", "dev-hand-wild-blind", "dev-hand-fresh"} <= set(
+        detection_bench.AGGREGATE_ONLY
+    )

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from anonymizer.detection.checksums import (
     aba_routing_valid,
@@ -95,3 +100,11 @@ def test_secret_heuristic_wants_length_entropy_and_no_words() -> None:
     assert not looks_like_secret("snake_case_identifier_name_2")  # word-like runs
     assert not looks_like_secret("aaaaaaaaaaaaaaaaaaaaaaa1")  # low entropy
     assert shannon_entropy("abab") == 1.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aAbZ09_-+/=ÉéK", min_size=1, max_size=60))
+def test_entropy_is_bit_for_bit_the_counter_based_formula(value: str) -> None:
+    counts = Counter(value)  # the formula as first written: Counter order, same operations
+    n = len(value)
+    assert shannon_entropy(value) == -sum(c / n * math.log2(c / n) for c in counts.values())

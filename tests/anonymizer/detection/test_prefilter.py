@@ -57,6 +57,9 @@ PATTERNS = [
     r"[一-鿿]{1,8}(?:株式会社|有限公司)",
     r"(?<![\w])İ?[A-Z][a-z]+(?=[ ]\d)",
     r"(?:Mr|Dr|Prof)\.?[ ]+[A-Z][a-z]+(?:(?:[ ]+[A-Z][a-z]+)+|-\d+)",
+    r"(?:Ann|Anna)(?:[ ]Lee)?",  # leftmost-first: "Ann" in "Anna Lee", not the longest match
+    r"(?i:\bkilo|\bsize|\bpin)[ ]?\d+",  # caseless k, s, i also match 'K', 'ſ', 'İ', 'ı'
+    r"(?m)^[ \t]*([A-Z][a-z]+):[ ]",  # no short superset: a long run needs a whole-text scan
 ]
 FRAGMENTS = [
     "123-45-6789",
@@ -77,6 +80,12 @@ FRAGMENTS = [
     "İlker 5",
     "Dr. Who-12",
     "Prof Ana Lima Rocha",
+    "Anna Lee",
+    "\u212ailo 5",
+    "ſize9",
+    "pİn 7",
+    "PıN42",
+    "SIZE 3",
     " ",
     "  ",
     "\t",
@@ -236,3 +245,30 @@ def test_a_superset_covers_at_most_the_overlap_between_blocks() -> None:
     text = "Ab" + "c" * 450 + " Xy" + "z" * 300 + " and Qq Rr"
     gates = Prefilter([wide]).gates(text)
     assert gated_matches(gates, wide, text) == plain_matches(wide, text)
+
+
+def test_case_partners_are_the_non_ascii_characters_a_caseless_ascii_class_matches() -> None:
+    ascii_caseless = re.compile("(?i)[\x00-\x7f]")
+    found = {chr(c) for c in range(128, 0x110000) if ascii_caseless.fullmatch(chr(c))}
+    assert found == set(prefilter.CASE_PARTNERS)
+
+
+def test_caseless_letters_other_than_i_k_s_stand_for_no_non_ascii_character() -> None:
+    superset = superset_pattern(re.compile(r"(?i:phone|kiss)[ ]?\d"))
+    assert superset.long is not None
+    classes = re.findall(r"\[([^]]*)\]", superset.long[0].decode())  # in source order
+    phone, kiss = classes[:5], classes[5:9]
+    assert phone == [r"\x50\x70", r"\x48\x68", r"\x4f\x6f", r"\x4e\x6e", r"\x45\x65"]
+    assert all(c.startswith(r"\x3f") for c in kiss)  # '?' may stand for 'K', 'ı', 'İ', 'ſ'
+
+
+@requires_hyperscan
+def test_a_long_run_without_a_short_superset_scans_the_whole_text_backwards() -> None:
+    pattern = COMPILED[-1]  # ^[ \t]*Name:
+    superset = superset_pattern(pattern)
+    assert superset.short is None and superset.runs and superset.long is not None
+    text = ("x\n" + " " * (RUN_LIMIT * 2) + "Ana: hi\n\tRui: yo\n" + "." * 5000) * 3
+    gates = SHARED.gates(text)
+    assert gates.regions(pattern) == [(0, len(text))]
+    assert gated_matches(gates, pattern, text) == plain_matches(pattern, text)
+    assert len(plain_matches(pattern, text)) == 6

@@ -9,13 +9,15 @@ from collections.abc import Iterator
 import pytest
 
 from anonymizer.detection import prefilter
-from anonymizer.detection.prefilter import RUN_LIMIT
+from anonymizer.detection.prefilter import RUN_LIMIT, opens_with_word_boundary
 from anonymizer.detection.propagation import name_words, propagate_names
 from anonymizer.detection.regex import (
     RULES,
     AnchorIndex,
     RegexDetector,
     Rule,
+    _bare,
+    anchor_sets,
     lower_same_length,
 )
 from anonymizer.types import Detection
@@ -132,6 +134,69 @@ def test_anchor_index_finds_every_offset_where_an_anchor_starts(text: str) -> No
         assert found.get(anchors, []) == brute_force_positions(lowered, anchors), anchors
 
 
+WORD_START_ANCHORS = [("he", "she's", "she"), ("ул.", "né"), ("n°", "tél"), ("to", "to ")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He said she's here; the chef_he went to Tom. Tél: 5, n° 7, ул. Ленина, Рене́ né",
+        "éhe ßhe 1he _he -he\the\nhe ?he «he Heé",
+        "hehehe to tototo to",
+        "",
+    ],
+)
+def test_word_start_anchors_are_found_where_no_ascii_word_character_stands_before(
+    text: str,
+) -> None:
+    lowered = lower_same_length(text)
+    index = AnchorIndex(WORD_START_ANCHORS, word_start=set(WORD_START_ANCHORS))
+    found = index.positions(lowered)
+    for anchors in WORD_START_ANCHORS:
+        expected = [
+            p
+            for p in brute_force_positions(lowered, anchors)
+            if p == 0 or not re.fullmatch(r"\w", lowered[p - 1], re.ASCII)
+        ]
+        assert found.get(anchors, []) == expected, anchors
+
+
+@pytest.mark.parametrize(
+    ("pattern", "guarded"),
+    [
+        (r"\bab", True),
+        (r"(?i:\b(?:she|he)[ ]is)", True),
+        (r"(?<![\w@])x", True),
+        (r"(?<!\w)x", True),
+        (r"(?:\ba|\bc)", True),
+        (r"(?:\ba|c)", False),  # one alternative has no boundary
+        (r"(?<![^\w])x", False),  # refuses non-word characters only
+        (r"(?<![a-z])x", False),  # refuses only some word characters
+        (r"(?a:\bx)", False),  # ASCII word boundary: 'é' is no word character there
+        (r"\Bx", False),
+        (r"x\b", False),
+    ],
+)
+def test_only_patterns_opening_with_a_word_boundary_count_as_such(
+    pattern: str, guarded: bool
+) -> None:
+    assert opens_with_word_boundary(re.compile(pattern)) is guarded
+
+
+def test_word_start_anchor_sets_are_those_whose_every_rule_opens_at_a_boundary() -> None:
+    opening = Rule("a", "custom", re.compile(r"(?i:\b(?:mo|tu))\w+"), 0.5, "", anchors=("mo", "tu"))
+    shared = Rule("b", "custom", re.compile(r"(?i:\bhe)\d"), 0.5, "", anchors=("he",))
+    inside = Rule("c", "custom", re.compile(r"(?i:he)\d"), 0.5, "", anchors=("he",))
+    symbol = Rule("d", "custom", re.compile(r"\b@\w+"), 0.5, "", anchors=("@",))
+    sets, word_start = anchor_sets([opening, shared, inside, symbol])
+    assert sets == [("mo", "tu"), ("he",), ("he",), ("@",)]
+    assert word_start == {("mo", "tu")}
+    text = "the1 he2 mo3 elmo tuna"
+    detector = RegexDetector((opening, shared, inside, symbol))
+    found = sorted((d.rule_id, d.start, d.end) for d in detector.detect(text))
+    assert found == [("a", 9, 12), ("a", 18, 22), ("b", 5, 8), ("c", 1, 4), ("c", 5, 8)]
+
+
 def test_anchor_index_covers_every_rule_s_anchors_on_the_dev_documents() -> None:
     lowered = lower_same_length("\n".join(dev_documents()[:60]))
     anchored = [rule.anchors for rule in RULES if rule.anchors]
@@ -168,3 +233,13 @@ def test_name_propagation_matches_a_flat_alternation_on_dev_names() -> None:
     propagated = [(d.start, d.end) for d in propagate_names(text, seeds)]
     assert len(propagated) > 200
     assert propagated == flat_propagation(text, seeds)
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["John's", "Ana’s.", "'s", "JOHN'S", "Smith,", "...", "O'Neill", "s", "Jones's;", "İlker's"],
+)
+def test_a_bare_token_drops_edge_punctuation_and_a_possessive_as_the_regex_did(
+    token: str,
+) -> None:
+    assert _bare(token) == re.sub(r"['’]s$", "", token.strip(".,;:!?")).lower()
