@@ -1,18 +1,28 @@
 """Check digits and shape checks that turn number-like regex matches into confident detections.
 
-Each is a published algorithm small enough to carry here (stdlib only), so the regex detector
-keeps working without the ML extras: Luhn (cards), ISO 7064 mod-97 (IBAN), ABA 3-7-1
-(routing numbers), Base58Check and Bech32/Bech32m (bitcoin addresses), Shannon entropy
-(secrets).
+National ids (US SSN, Italian codice fiscale, Brazilian CPF, Aadhaar, Spanish DNI/NIE,
+PESEL, fødselsnummer, personnummer) are checked by python-stdnum, a core dependency. The
+others are published algorithms small enough to carry here, written so that a match's layout
+(spaces, a minimum length) is checked with the digits: Luhn (cards), ISO 7064 mod-97 (IBAN),
+ABA 3-7-1 (routing numbers), Base58Check and Bech32/Bech32m (bitcoin addresses), Shannon
+entropy (secrets).
 """
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import ipaddress
 import math
 import re
+
+from stdnum.br import cpf
+from stdnum.es import dni, nie
+from stdnum.in_ import aadhaar
+from stdnum.it import codicefiscale
+from stdnum.no import fodselsnummer
+from stdnum.pl import pesel
+from stdnum.se import personnummer
+from stdnum.us import ssn
 
 
 def luhn_valid(candidate: str) -> bool:
@@ -232,9 +242,9 @@ def ipv4_valid(candidate: str) -> bool:
 
 
 def ssn_valid(candidate: str) -> bool:
-    """US SSN AAA-GG-SSSS: area not 000, 666 or 9xx; group not 00; serial not 0000."""
-    area, group, serial = candidate.split("-")
-    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+    """US SSN AAA-GG-SSSS: area not 000, 666 or 9xx; group not 00; serial not 0000; not one
+    of the published sample numbers (python-stdnum)."""
+    return ssn.is_valid(candidate)
 
 
 def ipv6_valid(candidate: str) -> bool:
@@ -294,176 +304,46 @@ def digits_in_phone_range(candidate: str) -> bool:
     return 7 <= sum(c.isdigit() for c in candidate) <= 15 and not looks_like_date(candidate)
 
 
-# Italian codice fiscale: the check letter from the odd/even position tables (DM 23/12/1976).
-_CF_ODD = dict(
-    zip(
-        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        [1, 0, 5, 7, 9, 13, 15, 17, 19, 21]
-        + [
-            1,
-            0,
-            5,
-            7,
-            9,
-            13,
-            15,
-            17,
-            19,
-            21,
-            2,
-            4,
-            18,
-            20,
-            11,
-            3,
-            6,
-            8,
-            12,
-            14,
-            16,
-            10,
-            22,
-            25,
-            24,
-            23,
-        ],  # fmt: skip
-        strict=True,
-    )
-)
+# National ids: python-stdnum's validators (check digits, embedded birth dates, issuing
+# rules), so that each country's rules are kept by the library made for them.
 
 
 def codice_fiscale_valid(candidate: str) -> bool:
-    """A 16-character Italian codice fiscale whose last letter is its check character."""
-    code = candidate.upper()
-    if len(code) != 16 or not code.isalnum():
-        return False
-    total = 0
-    for i, char in enumerate(code[:15]):
-        if i % 2 == 0:
-            total += _CF_ODD[char]
-        else:
-            total += int(char) if char.isdigit() else ord(char) - ord("A")
-    return chr(ord("A") + total % 26) == code[15]
+    """A 16-character Italian codice fiscale: check letter and embedded birth date."""
+    return codicefiscale.is_valid(candidate)
 
 
 def cpf_valid(candidate: str) -> bool:
-    """A Brazilian CPF (11 digits) with both mod-11 check digits right, not all one digit."""
-    digits = [int(c) for c in candidate if c.isdigit()]
-    if len(digits) != 11 or len(set(digits)) == 1:
-        return False
-    for n in (9, 10):
-        total = sum(d * w for d, w in zip(digits[:n], range(n + 1, 1, -1), strict=True))
-        if (total * 10 % 11) % 10 != digits[n]:
-            return False
-    return True
-
-
-_VERHOEFF_D = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_VERHOEFF_P = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
+    """A Brazilian CPF (11 digits) with both mod-11 check digits right; one digit repeated
+    eleven times passes the check but is a placeholder ("111.111.111-11"), not a number."""
+    digits = "".join(c for c in candidate if c.isdigit())
+    return len(set(digits)) > 1 and cpf.is_valid(candidate)
 
 
 def aadhaar_valid(candidate: str) -> bool:
-    """A 12-digit Aadhaar number: first digit 2-9 and a valid Verhoeff check digit."""
-    digits = [int(c) for c in candidate if c.isdigit()]
-    if len(digits) != 12 or digits[0] < 2:
-        return False
-    check = 0
-    for i, d in enumerate(reversed(digits)):
-        check = _VERHOEFF_D[check][_VERHOEFF_P[i % 8][d]]
-    return check == 0
-
-
-_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+    """A 12-digit Aadhaar number: first digit 2-9, not a palindrome, Verhoeff check digit."""
+    return aadhaar.is_valid(candidate)
 
 
 def dni_nie_valid(candidate: str) -> bool:
     """A Spanish DNI (8 digits and a letter) or NIE (X/Y/Z, 7 digits, a letter) whose letter
     is the number's mod-23 check letter."""
-    code = candidate.upper().replace("-", "").replace(" ", "")
-    if len(code) != 9 or not code[-1].isalpha():
-        return False
-    body = code[:-1]
-    if body[0] in "XYZ":
-        body = str("XYZ".index(body[0])) + body[1:]
-    return body.isdigit() and _DNI_LETTERS[int(body) % 23] == code[-1]
-
-
-def _date_ok(year: int, month: int, day: int) -> bool:
-    try:
-        datetime.date(year, month, day)
-    except ValueError:
-        return False
-    return True
+    return dni.is_valid(candidate) or nie.is_valid(candidate)
 
 
 def pesel_valid(candidate: str) -> bool:
-    """A Polish PESEL: 11 digits, a real birth date (month +20 for the 2000s) and the
+    """A Polish PESEL: 11 digits, a real birth date (month offsets give the century) and the
     1-3-7-9 weighted check digit."""
-    digits = [int(c) for c in candidate if c.isdigit()]
-    if len(digits) != 11 or len(candidate.strip()) != 11:
-        return False
-    year, month, day = (
-        digits[0] * 10 + digits[1],
-        digits[2] * 10 + digits[3],
-        digits[4] * 10 + digits[5],
-    )
-    century = 1900 if month <= 12 else 2000 if 21 <= month <= 32 else 0
-    if not century or not _date_ok(century + year, month % 20, day):
-        return False
-    weights = (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)
-    return (10 - sum(d * w for d, w in zip(digits[:10], weights, strict=True)) % 10) % 10 == digits[
-        10
-    ]
+    return len(candidate.strip()) == 11 and pesel.is_valid(candidate)
 
 
 def fodselsnummer_valid(candidate: str) -> bool:
-    """A Norwegian fødselsnummer: 11 digits, DDMMYY birth date (D-numbers add 40 to the
-    day) and both mod-11 check digits."""
-    digits = [int(c) for c in candidate if c.isdigit()]
-    if len(digits) != 11:
-        return False
-    day, month = digits[0] * 10 + digits[1], digits[2] * 10 + digits[3]
-    if day > 40:
-        day -= 40
-    if not _date_ok(2000, month, day):  # a leap year, so 29 February passes
-        return False
-    for weights, index in (((3, 7, 6, 1, 8, 9, 4, 5, 2), 9), ((5, 4, 3, 2, 7, 6, 5, 4, 3, 2), 10)):
-        check = 11 - sum(d * w for d, w in zip(digits[:index], weights, strict=True)) % 11
-        if check == 11:
-            check = 0
-        if check == 10 or check != digits[index]:
-            return False
-    return True
+    """A Norwegian fødselsnummer (or D-number): 11 digits, a past birth date and both mod-11
+    check digits."""
+    return fodselsnummer.is_valid(candidate)
 
 
 def personnummer_valid(candidate: str) -> bool:
     """A Swedish personnummer written YYMMDD-NNNN or YYYYMMDD-NNNN: a real date (day +60
     for samordningsnummer) and the Luhn check over the last ten digits."""
-    digits = "".join(c for c in candidate if c.isdigit())
-    if len(digits) not in (10, 12):
-        return False
-    ten = digits[-10:]
-    month, day = int(ten[2:4]), int(ten[4:6])
-    if day > 60:
-        day -= 60
-    return _date_ok(2000, month, day) and _luhn_sum([int(c) for c in ten]) % 10 == 0
+    return personnummer.is_valid(candidate)

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import islice
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
@@ -41,6 +41,7 @@ from anonymizer.detection.line_language import (
     common_foreign_word,
     line_language,
     load_word_lists,
+    word_in_any_language,
     word_zipf,
 )
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names
@@ -144,7 +145,30 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and (not words or _CLOCK_TIME.search(surface))
     ):
         penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
+    if d.source == "ner" and d.category in _NUMBERED_PLACE and is_measure(text, d):
+        penalty += 0.5
+    if d.category in _TRIMMED and _CODE_NAME.fullmatch(surface):
+        penalty += 0.5  # "AssertionError", "Traceback" in a pasted log
     return penalty
+
+
+_CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)")
+
+
+_NUMBERED_PLACE = frozenset({"street address", "postal code"})
+# A quantity with its unit ("Atorvastatin 40 mg", "9.2 cm", "3000ms", "MwSt 7%"); not years,
+# which make an age ("56 yrs").
+_MEASURE = re.compile(
+    r"\d(?:[.,]\d+)?[ ]?(?:(?:mg|mcg|µg|g|kg|ml|mL|l|cm|mm|km|ms|kWh|Wh|kb|MB|GB)"
+    r"(?![^\W\d_])|%)"
+)
+
+
+def is_measure(text: str, d: Detection) -> bool:
+    """A model street line or postcode whose number carries a unit is a quantity in a
+    prescription, a lab result or a receipt, not an address."""
+    end = min(len(text), d.end + 4)
+    return any(m.start() < d.end for m in _MEASURE.finditer(text, d.start, end))
 
 
 _LANGUAGE_CONTEXT = re.compile(
@@ -207,6 +231,13 @@ _STREET_WORD = re.compile(
 _UNIT_WORDS = frozenset("flat apt apartment unit suite floor fl room rm lgh whg wohnung".split())
 
 
+def is_numbered_street(text: str, d: Detection) -> bool:
+    """The span has a street, building or box word and a number."""
+    return bool(
+        _STREET_WORD.search(text, d.start, d.end) and _HAS_DIGIT.search(text, d.start, d.end)
+    )
+
+
 def not_a_street_line(text: str, d: Detection) -> bool:
     """A model street line with no street type, building or box word, made only of common
     words (of English or of its line's language) and numbers, is a label or a table cell
@@ -216,11 +247,25 @@ def not_a_street_line(text: str, d: Detection) -> bool:
     words = [w for w in _ALPHA_WORD.findall(text, d.start, d.end) if len(w) > 1]
     if not words or any(w.casefold() in _UNIT_WORDS for w in words):
         return False
-    language = line_language(_line_around(text, d)) or "en"
+    language = language_around(text, d) or "en"
     return all(
         word_zipf(w.casefold(), "en") >= COMMON_ZIPF or common_foreign_word(w, language)
         for w in words
     )
+
+
+def language_around(text: str, d: Detection) -> str | None:
+    """The language of the span's line, or where the line is too short to tell ("Geplaatst
+    door Femke", "Pago: tarjeta"), of the text around it."""
+    language = line_language(_line_around(text, d))
+    if language is None:  # fixed passages, so that spans close together share one look-up
+        block = d.start // PASSAGE_CHARS * PASSAGE_CHARS
+        low, high = max(0, block - PASSAGE_CHARS), block + 2 * PASSAGE_CHARS
+        language = line_language(text[low:high])
+    return language
+
+
+PASSAGE_CHARS = 400
 
 
 def _line_around(text: str, d: Detection) -> str:
@@ -241,18 +286,27 @@ def foreign_words_span(text: str, d: Detection) -> bool:
     capitals ("FARMACIA SAN ROCCO", "GLS Bank") and double-barrelled words count as names."""
     if d.category not in _MAJORITY_CHECKED and d.category not in _ALL_CHECKED:
         return False
-    words = [
-        w
-        for w in _ALPHA_WORD.findall(text, d.start, d.end)
-        if w.casefold() not in _CONNECTORS and w not in PARTICLES
+    if d.category == "street address" and is_numbered_street(text, d):
+        return False  # "Av. del Puerto 112" is Spanish words and a street
+    found = [
+        m
+        for m in _ALPHA_WORD.finditer(text, d.start, d.end)
+        if m.group().casefold() not in _CONNECTORS and m.group() not in PARTICLES
     ]
-    if not words:
+    if not found:
         return False
-    language = line_language(_line_around(text, d))
+    language = language_around(text, d)
     if language in (None, "en"):
         return False
+    cities = city_names()
+    words = [m.group() for m in found]
     common = sum(
-        not w.isupper() and "-" not in w and common_foreign_word(w, language) for w in words
+        not w.isupper()
+        and "-" not in w
+        and w not in cities  # "Abidjan" is frequent in French text, and a place
+        and not (language not in _NOUNS_CAPITALISED and _capitalised_mid_sentence(text, m))
+        and common_foreign_word(w, language)
+        for w, m in zip(words, found, strict=True)
     )
     if d.category in _ALL_CHECKED:
         return common == len(words)
@@ -260,6 +314,18 @@ def foreign_words_span(text: str, d: Detection) -> bool:
 
 
 _ALPHA_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
+_NOUNS_CAPITALISED = frozenset({"de"})  # German capitalises every noun
+_LOWER_WORD_BEFORE = re.compile(r"[^\W\d_]*[a-zß-ÿ][,;]?[ ]+$")
+
+
+def _capitalised_mid_sentence(text: str, word: re.Match[str]) -> bool:
+    """A capitalised word right after a lower-case one ("nee sorry Kees"): in most languages
+    a name, whatever else the word means."""
+    return word.group()[0].isupper() and bool(
+        _LOWER_WORD_BEFORE.search(text, max(0, word.start() - 40), word.start())
+    )
+
+
 _CONNECTORS = frozenset(
     "of and the for at on in & und für am an im zu sur en et e y des du la le les del della"
     " dei do dos das da di de van von der den ter ten".split()
@@ -296,6 +362,9 @@ def lower_case_penalty(surface: str, d: Detection) -> float:
     if len(content) == 1 and lower and d.category != "street address":  # "flat 22" is one
         if len(lower[0]) <= 2 or is_common_non_name(lower[0]):
             return 0.35  # "na", "church"
+    if len(content) == 1 and d.category == PERSON and content[0].islower():
+        if not is_known_name(content[0]) and word_in_any_language(content[0]):
+            return 0.35  # "else", "tab", "alleen" in a capitalised text: nobody's name
     return 0.0
 
 
@@ -351,7 +420,7 @@ _TITLE_WORDS = frozenset(
     " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
     " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
     " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
-    " agent".split()
+    " agent sirs madam madame".split()
 )
 _NON_SPACE = re.compile(r"\S+")
 
@@ -428,8 +497,59 @@ def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
         if d.source == NOT_PII_SOURCE:
             out.append(d)
         else:
-            out.extend(trim_span(text, with_age_unit(text, d)))
+            for piece in split_at_gaps(text, d):
+                for name in split_listed_names(text, piece):
+                    out.extend(trim_span(text, with_age_unit(text, name)))
     return out
+
+
+_NAME_LIST_SEP = re.compile(r"[ ]*[&/][ ]*|[ ]+(?:and|e|y|und|et|och|og|en|i)[ ]+")
+_ORG_ONLY_SEP = re.compile(r",[ ]+")
+
+
+def split_listed_names(text: str, d: Detection) -> list[Detection]:
+    """People listed together and read by the model as one organisation or one person
+    ("Mihaela and Bogdan", "Ivone Takahashi e Hiroshi Takahashi", "Demirtaş / Lindqvist"):
+    one person span each, when every part is made of known given names or surnames."""
+    if d.source != "ner" or d.category not in ("organization", PERSON):
+        return [d]  # a rule's "Cociarelli, Orlando e Tommaseo" is a partnership by its layout
+    bounds = [d.start]
+    seps = [_NAME_LIST_SEP] + ([_ORG_ONLY_SEP] if d.category == "organization" else [])
+    for sep in seps:
+        for m in sep.finditer(text, d.start, d.end):
+            bounds += [m.start(), m.end()]
+    if len(bounds) == 1:
+        return [d]
+    bounds = sorted(bounds) + [d.end]
+    pieces = [(a, b) for a, b in zip(bounds[::2], bounds[1::2], strict=True) if b > a]
+    if len(pieces) < 2 or not all(_known_name_words(text[a:b]) for a, b in pieces):
+        return [d]
+    return [
+        replace(d, start=a, end=b, category=PERSON, placeholder=placeholder_for(PERSON))
+        for a, b in pieces
+    ]
+
+
+def _known_name_words(part: str) -> bool:
+    words = _ALPHA_WORD.findall(part)
+    return bool(words) and all(w[0].isupper() and is_known_name(w) for w in words)
+
+
+_GAP = re.compile(r"[ ]{3,}|\t|\s*\n\s*")
+
+
+def split_at_gaps(text: str, d: Detection) -> list[Detection]:
+    """A name, organisation, place or address line cut at column gaps and line breaks
+    ("Nasreen Hussaini        Relationship", "N20\nDescription"): a table cell or a line
+    of an address block is one span (the annotation guideline), never two joined."""
+    if d.category not in CONTEXTUAL:
+        return [d]
+    gaps = list(_GAP.finditer(text, d.start, d.end))
+    if not gaps:
+        return [d]
+    bounds = [d.start, *(i for g in gaps for i in g.span()), d.end]
+    pieces = zip(bounds[::2], bounds[1::2], strict=True)
+    return [replace(d, start=start, end=end) for start, end in pieces if end > start]
 
 
 # "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".
@@ -469,19 +589,61 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
-SPEAKER_RULE = "person_speaker"
-LONE_LABEL_PENALTY = 0.3
+LONE_LABEL_PENALTY = 0.5
 _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
 
-def lone_field_label(text: str, d: Detection, speakers: Counter[str]) -> bool:
-    """A "Label:" at a line start that speaks only once, is nobody's name and has no chat
-    time stamp before it is a form field ("Propriétaire:", "Sexo:", "Reviewer:")."""
+_LABELLED = frozenset({PERSON, "organization", "location"})
+# A colon right after the span, or after one short linking word ("Prescritto da:",
+# "Lieferung an:", "Signed by:").
+_COLON_AFTER = re.compile(
+    r"(?:[ ](?:da|di|de|del|du|an|von|für|par|por|per|by|of|to|at))?[ \t]*:(?![/:\d])"
+)
+_INITIAL = re.compile(r"[A-Z]\.[ ]?[A-Z]")
+_FORM_GAP = re.compile(r"(?:^|[ ]{2,}|\t|[|·•])[ \t]*$")
+
+
+def at_label_position(text: str, d: Detection) -> bool:
+    """The span stands where a form or chat puts a label: at the start of its line (after a
+    time stamp at most) or after a column gap ("QUISPE          Nombre:"), right before a
+    colon."""
+    if not _COLON_AFTER.match(text, d.end):
+        return False
+    line_start = text.rfind("\n", 0, d.start) + 1
+    before = _TIME_BEFORE.sub("", text[line_start : d.start]).strip(" \t[]<")
+    return not before or bool(_FORM_GAP.search(text, line_start, d.start))
+
+
+SPEAKER_CONTEXT = 20_000
+
+
+def _labels_written(text: str, d: Detection) -> int:
+    """How often the text around the span (bounded, so a long document costs no more per
+    span) writes it before a colon, up to 2: a chat speaker's every turn."""
+    pattern = re.compile(rf"(?<!\w){re.escape(text[d.start : d.end])}[ \t]*:")
+    low, high = max(0, d.start - SPEAKER_CONTEXT), min(len(text), d.end + SPEAKER_CONTEXT)
+    return len(list(islice(pattern.finditer(text, low, high), 2)))
+
+
+def _made_of_words(surface: str) -> bool:
+    """Every word is very common in some language and nobody's name ("Nacionalidad",
+    "Fecha de"): a label however often a form repeats it, never a chat speaker."""
+    words = _ALPHA_WORD.findall(surface)
+    return bool(words) and all(word_in_any_language(w) and not is_known_name(w) for w in words)
+
+
+def lone_field_label(text: str, d: Detection) -> bool:
+    """A "Label:" that speaks only once, is nobody's name and has no chat time stamp before
+    it is a form field ("Propriétaire:", "Sexo:", "Reviewer:", "Medikation:"), whichever
+    detector proposed it."""
+    if d.category not in _LABELLED or not at_label_position(text, d):
+        return False
     surface = text[d.start : d.end]
     line_start = text.rfind("\n", 0, d.start) + 1
     return (
-        speakers[surface] < 2
+        (_labels_written(text, d) < 2 or _made_of_words(surface))
         and not is_known_name(surface)
+        and not _INITIAL.match(surface)  # "Y. El Amrani:" is a commenter
         and not _TIME_BEFORE.search(text, line_start, d.start)
     )
 
@@ -495,11 +657,10 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
     indexes = SpanIndex(rules), SpanIndex(ner), SpanIndex(not_pii)
     kept = []
     cased = is_cased(text)
-    speakers = Counter(text[d.start : d.end] for d in rules if d.rule_id == SPEAKER_RULE)
     for d in [*rules, *ner]:
         near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
         score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
-        if d.rule_id == SPEAKER_RULE and lone_field_label(text, d, speakers):
+        if lone_field_label(text, d):
             score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
             kept.append(replace(d, score=round(min(score, 0.99), 3)))

@@ -56,6 +56,16 @@ def line_language(line: str) -> str | None:
     return max(LANGUAGES, key=lambda lang: sum(word_zipf(w, lang) for w in words))
 
 
+VERY_COMMON_ZIPF = 4.0  # a word this frequent in some language is a word before a name
+
+
+def word_in_any_language(word: str) -> bool:
+    """The lower-case word is very common in one of `LANGUAGES` ("else", "tab", "alleen",
+    "apellido"), unlike a rare given name ("kev", "chintu")."""
+    folded = word.casefold()
+    return any(word_zipf(folded, language) >= VERY_COMMON_ZIPF for language in LANGUAGES)
+
+
 def common_foreign_word(word: str, language: str) -> bool:
     """A common word of a non-English language that is not a known name ("Bitte" in
     German, "Fecha" in Spanish; not "Lukas")."""

@@ -460,6 +460,17 @@ class Prefilter:
             scan(data[offset : offset + step + OVERLAP], on_match, context=block, scratch=scratch)
         return Gates(self, fired, data)
 
+    def gate_ids(self, pattern: re.Pattern[str]) -> tuple[int, ...] | None:
+        """Ids in the block pass of which one fires in every text where `pattern` can match
+        (its superset or one of its run sentinels); None when the pattern is not gated."""
+        ids = self.ids.get(id(pattern))
+        if self.database is None or ids is None:
+            return None
+        long, short, run_ids, _ = ids
+        plan = long or short
+        assert plan is not None
+        return (plan.id, *run_ids)
+
     def prepare(self) -> None:
         """Build every reversed superset's database now (about 1 s for all), so that no
         document pays for one when a worker warms up before its first job."""

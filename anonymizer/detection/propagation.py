@@ -6,8 +6,11 @@ written elsewhere without context ("it's aaron here", "ana said") would otherwis
 Only confident person detections seed it, and only words that are not on the non-name lists,
 months, places or particles. A word that is also common in English ("Will", "Grace", "Big")
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
-English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all.
-User names and ids found once are likewise found at their other exact, whole-token mentions.
+English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all,
+and a word common in another language and nobody's name ("Saldo") spreads only as written.
+Mentions are found by a set intersection and a substring search per word (`name_mentions`),
+not by a pattern compiled for every document. User names and ids found once are likewise
+found at their other exact, whole-token mentions.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.names import is_common_non_name
+from anonymizer.detection.line_language import word_in_any_language
+from anonymizer.detection.names import is_common_non_name, is_known_name
 from anonymizer.detection.regex import PARTICLES, word_alternation
 from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
@@ -42,33 +46,128 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
             folded = word.casefold()
             if len(folded) < MIN_WORD_LENGTH or folded in _NEVER:
                 continue
-            if folded in COMMON_WORD_NAMES:
+            if is_common_non_name(folded) and folded not in COMMON_WORD_NAMES:
+                continue
+            if folded in COMMON_WORD_NAMES or (
+                word_in_any_language(folded) and not is_known_name(folded)
+            ):  # "Saldo", "Chirurgie" (words of another language) spread as written only
                 if word[:1].isupper() and not word.isupper():
                     common.add(word)
-            elif not is_common_non_name(folded):
+            else:
                 rare.add(folded)
     return rare, common
 
 
-def _alternation(words: set[str]) -> str:
-    """The words as a prefix tree, longest first (a flat alternation of hundreds of names
-    costs one comparison per name at every offset of a long document)."""
-    return word_alternation(frozenset(words))
+_APOSTROPHES = "'’"
+
+
+def _is_word_char(text: str, i: int) -> bool:
+    """`text[i]` is a regex word character (`\\w`: alphanumeric or "_")."""
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
+def _ends_a_word(text: str, end: int) -> bool:
+    """Nothing word-like follows: no letter, digit, "_" or hyphen, no "'xx" (but "'s" may)."""
+    if _is_word_char(text, end) or text[end : end + 1] == "-":
+        return False
+    return not (
+        text[end : end + 1] in _APOSTROPHES
+        and _is_word_char(text, end + 1)
+        and _is_word_char(text, end + 2)
+    )
+
+
+def _fold_same_length(text: str) -> str:
+    """The text case-folded offset for offset, as `re.IGNORECASE` compares characters ("ς"
+    and "σ" alike); a character that folds to two ("ß" to "ss") is only lower-cased."""
+    folded = text.casefold()
+    if len(folded) == len(text):
+        return folded
+    return text.translate({ord(c): _fold_char(c) for c in set(text)})
+
+
+def _fold_char(char: str) -> str:
+    """One character case-folded, else lower-cased; "İ", the one character whose lower case
+    is two, compares with "i" (its simple lower case, which the regex engine uses)."""
+    for folded in (char.casefold(), char.lower()):
+        if len(folded) == 1:
+            return folded
+    return "i"
+
+
+def _starts_a_word(text: str, start: int) -> bool:
+    """Nothing word-like before: no letter, digit, "_", apostrophe or hyphen."""
+    return start == 0 or not (_is_word_char(text, start - 1) or text[start - 1] in "'’-")
+
+
+def _present(haystack: str, words: set[str]) -> set[str]:
+    """The words that occur in the text as a word or as a word's part before an apostrophe
+    ("anna" in "anna's"): a quick set intersection that leaves most documents nothing to
+    search."""
+    tokens = set(_WORD.findall(haystack))
+    tokens.update(
+        t[:i] for t in [t for t in tokens if "'" in t or "’" in t] for i in _apostrophes_in(t)
+    )
+    return words & tokens
+
+
+def _apostrophes_in(token: str) -> list[int]:
+    return [i for i, c in enumerate(token) if c in _APOSTROPHES]
+
+
+def _mentions(text: str, haystack: str, words: set[str]) -> list[tuple[int, int]]:
+    """Whole-word occurrences of the words in `haystack` (the text, or its folded copy of
+    the same length), the longest where several start at one offset."""
+    longest: dict[int, int] = {}
+    for word in _present(haystack, words):
+        start = haystack.find(word)
+        while start >= 0:
+            end = start + len(word)
+            if _starts_a_word(text, start) and _ends_a_word(text, end):
+                longest[start] = max(end, longest.get(start, end))
+            start = haystack.find(word, start + 1)
+    return list(longest.items())
+
+
+SEARCH_MAX_CHARS = 20_000
+
+
+def name_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
+    """Every whole-word mention of the rare words in any case and of the common words as
+    written, sorted: the longest word that ends where a word ends, characters compared as
+    `re.IGNORECASE` does. A short text is searched word by word after a set intersection
+    (compiling a pattern would cost more than the search); a long one, with many names, in
+    one pass of a compiled alternation."""
+    if len(text) > SEARCH_MAX_CHARS:
+        return compiled_mentions(text, rare, common)
+    found = _mentions(text, text, common) if common else []
+    if rare:
+        found += _mentions(text, _fold_same_length(text), {_fold_same_length(w) for w in rare})
+    return sorted(found)
 
 
 _BEFORE = r"(?<![\w'’-])"
 _AFTER = r"(?![\w-]|['’]\w\w)"
 
 
+def compiled_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
+    """As `name_mentions`, with one pattern per word set: the words as a prefix tree, longest
+    first (a flat alternation of hundreds of names costs one comparison per name at every
+    offset of a long document)."""
+    spans = []
+    for words, flags in ((rare, re.IGNORECASE), (common, 0)):
+        if words:
+            alternation = word_alternation(frozenset(words))
+            pattern = re.compile(f"{_BEFORE}(?:{alternation}){_AFTER}", flags)
+            spans += [m.span() for m in pattern.finditer(text)]
+    return sorted(spans)
+
+
 def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
     """Detections for other occurrences of known name words (the input is not repeated)."""
     rare, common = name_words(text, detections)
-    patterns = []
-    if rare:
-        patterns.append(re.compile(f"{_BEFORE}(?:{_alternation(rare)}){_AFTER}", re.IGNORECASE))
-    if common:
-        patterns.append(re.compile(f"{_BEFORE}(?:{_alternation(common)}){_AFTER}"))
-    matches = sorted((m.start(), m.end()) for pattern in patterns for m in pattern.finditer(text))
+    if not rare and not common:
+        return []
     return [
         Detection(
             start,
@@ -79,7 +178,7 @@ def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
             PROPAGATED_SCORE,
             "name_propagation",
         )  # fmt: skip
-        for start, end in matches
+        for start, end in name_mentions(text, rare, common)
     ]
 
 
@@ -98,7 +197,7 @@ def propagate_identifiers(text: str, kept: Sequence[Detection]) -> list[Detectio
     if not values:
         return []
     spans = {(d.start, d.end) for d in kept}
-    pattern = rf"(?<![\w@.-])(?:{_alternation(set(values))})(?![\w@-]|\.\w)"
+    pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(values))})(?![\w@-]|\.\w)"
     return [
         replace(values[m.group()], start=m.start(), end=m.end(), rule_id="id_propagation")
         for m in re.finditer(pattern, text)

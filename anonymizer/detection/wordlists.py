@@ -169,6 +169,8 @@ spo2 resp rr hr weight bmi mrn nhs ssn ein tin nino npi dea licence license pass
 step steps action actions expected actual outcome q a question answer total due balance
 paid from to cc bcc attachment attachments link url website web domain server env
 environment region zone cluster node pod namespace service endpoint api key token secret
+betreff objet oggetto asunto assunto onderwerp ämne emne temat author committer reporter
+assignee reviewer approver interpreter
 """)
 
 # Nationality, demonym and religion adjectives (the NRP category), matched in any case.

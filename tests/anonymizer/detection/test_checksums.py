@@ -10,14 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anonymizer.detection.checksums import (
+    aadhaar_valid,
     aba_routing_valid,
     base58check_valid,
     bech32_valid,
+    cpf_valid,
+    fodselsnummer_valid,
     iban_valid,
     ipv4_valid,
     ipv6_valid,
     looks_like_secret,
     luhn_valid,
+    pesel_valid,
     phone_plausible,
     shannon_entropy,
     ssn_valid,
@@ -108,3 +112,31 @@ def test_entropy_is_bit_for_bit_the_counter_based_formula(value: str) -> None:
     counts = Counter(value)  # the formula as first written: Counter order, same operations
     n = len(value)
     assert shannon_entropy(value) == -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+# Edge cases where python-stdnum's validators differ from the hand-written ones they replaced.
+
+
+def test_ssn_rejects_the_published_sample_numbers() -> None:
+    assert not ssn_valid("078-05-1120")  # the Woolworth wallet card
+    assert not ssn_valid("219-09-9999")
+    assert ssn_valid("078-05-1121")
+
+
+def test_a_cpf_of_one_repeated_digit_stays_rejected() -> None:
+    assert not cpf_valid("111.111.111-11")  # stdnum alone accepts it
+    assert cpf_valid("529.982.247-25")
+
+
+def test_aadhaar_rejects_a_palindrome_even_with_a_valid_check_digit() -> None:
+    assert not aadhaar_valid("2000 0990 0002")
+
+
+def test_pesel_covers_every_century_its_month_offsets_encode() -> None:
+    assert pesel_valid("02270803624")  # born 2002: month + 20
+    assert pesel_valid("90890106380")  # born 1890: month + 80
+
+
+def test_fodselsnummer_rejects_a_birth_date_in_the_future() -> None:
+    assert fodselsnummer_valid("31122640003")  # individual number 400: born 1926
+    assert not fodselsnummer_valid("31123950057")  # 500-999 with year 39: born 2039

@@ -165,3 +165,18 @@ def test_an_age_right_after_a_name_is_found(text: str, name: str, age: str) -> N
 def test_house_numbers_and_years_after_a_name_are_not_ages(text: str, name: str) -> None:
     kept = combine(text, [], [_person(text, name)])
     assert not [d for d in kept if d.category == "age"]
+
+
+def test_an_ordinal_day_heading_a_line_or_filling_a_table_cell_is_a_date() -> None:
+    from anonymizer.detection.regex import RegexDetector
+
+    detector = RegexDetector()
+    for text, day in [
+        ("Notes\n\nthe 19th – Declan interviewed. Denies the remark.", "the 19th"),
+        ("220   the 23rd          Van 14 / CX 77 QL    (as above)", "the 23rd"),
+        ("  the 4th: call the landlord back", "the 4th"),
+    ]:
+        dates = [text[d.start : d.end] for d in detector.detect(text) if d.category == "date"]
+        assert dates == [day], text
+    for text in ("the 21st century was kind", "It was the 2nd time", "on the 3rd floor"):
+        assert not [d for d in detector.detect(text) if d.category == "date"], text

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import CombinedDetector
-from anonymizer.detection.propagation import propagate_names
+from anonymizer.detection.propagation import compiled_mentions, name_mentions, propagate_names
 from anonymizer.detection.regex import RegexDetector
 from anonymizer.types import Detection
 
@@ -64,3 +66,34 @@ def test_combined_detector_redacts_unmarked_mentions_of_a_speaker() -> None:
     detector = CombinedDetector(RegexDetector(), NoModel())
     combined = surfaces(text, detector.detect_resolved(text))
     assert combined.count("aaron") == 3
+
+
+_PIECES = [
+    "Anna", "anna", "ANNA", "Annabel", "Anna's", "Anna’s", "Anna'ss", "Anna-Lena", "anna_b",
+    "Anna2", "O'Neil", "o'neil", "O'Neil's", "Jean-Luc", "jean", "Will", "will", "WILL",
+    "Strauß", "STRAUSS", "strauss", "Γαρυφαλίδης", "ΓΑΡΥΦΑΛΊΔΗΣ", "İrem", "irem", "Kelvin",
+    "Kelvin", "-Anna", "'anna", "x", "7", " ", " ", "\n", ", ", ". ", "’", "'", "-", "_",
+]  # fmt: skip
+
+
+def test_the_word_search_finds_what_a_compiled_alternation_finds_on_random_text() -> None:
+    rng = random.Random(12)
+    rare = {"anna", "o'neil", "jean-luc", "strauss", "γαρυφαλίδησ", "irem", "kelvin"}
+    common = {"Will", "Anna"}
+    for _ in range(400):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 40)))
+        words = set(rng.sample(sorted(rare), rng.randint(0, len(rare))))
+        commons = set(rng.sample(sorted(common), rng.randint(0, len(common))))
+        expected = compiled_mentions(text, words, commons)
+        assert name_mentions(text, words, commons) == expected, text
+
+
+def test_a_word_of_another_language_spreads_only_as_written() -> None:
+    text = "IMPORTE SALDO Saldo\nsaldo anterior, Saldo final. Kwabenyah paid; kwabenyah left."
+    seeds = [person(text, "Saldo"), person(text, "Kwabenyah")]
+    assert surfaces(text, propagate_names(text, seeds)) == [
+        "Saldo",
+        "Saldo",
+        "Kwabenyah",
+        "kwabenyah",
+    ]

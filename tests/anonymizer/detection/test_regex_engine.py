@@ -3,6 +3,8 @@ a prefix-tree name alternation) give exactly what the plain per-rule scans give.
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import re
 from collections.abc import Iterator
 
@@ -18,6 +20,7 @@ from anonymizer.detection.regex import (
     Rule,
     _bare,
     anchor_sets,
+    collector_paused,
     lower_same_length,
 )
 from anonymizer.types import Detection
@@ -85,6 +88,26 @@ def test_the_detector_gives_what_each_rule_alone_gives_on_one_long_document() ->
     found = RegexDetector().detect(text)
     assert len(found) > 3000
     assert sorted(found, key=repr) == sorted(reference_detect(text), key=repr)
+
+
+def woken_rules(detector: RegexDetector, text: str) -> set[str]:
+    anchor_positions = detector.anchor_index.positions(lower_same_length(text))
+    gates = detector.prefilter.gates(text)
+    return {detector.rules[i].rule_id for i in detector.candidates(anchor_positions, gates)}
+
+
+def test_every_rule_that_matches_a_dev_document_is_woken_for_it() -> None:
+    detector = RegexDetector()
+    for text in dev_documents()[:120]:
+        matching = {rule.rule_id for rule in RULES if next(reference_matches(rule, text), None)}
+        assert matching <= woken_rules(detector, text)
+
+
+def test_a_short_text_wakes_only_the_rules_it_can_match() -> None:
+    detector = RegexDetector()
+    woken = woken_rules(detector, "Hi.")
+    assert len(woken) < len(RULES) // 10
+    assert "email" not in woken and "email" in woken_rules(detector, "Hi a@b.org.")
 
 
 @pytest.mark.parametrize("shift", [1, 333, 1000])
@@ -243,3 +266,49 @@ def test_a_bare_token_drops_edge_punctuation_and_a_possessive_as_the_regex_did(
     token: str,
 ) -> None:
     assert _bare(token) == re.sub(r"['’]s$", "", token.strip(".,;:!?")).lower()
+
+
+def test_the_detector_builds_detections_equal_to_the_constructor_s_in_every_field() -> None:
+    text = "Call Maria Fernandez on +44 20 7946 0958 or mail maria@example.org."
+    found = RegexDetector().detect(text)
+    assert len(found) >= 3
+    for detection in found:
+        built = Detection(*(getattr(detection, f.name) for f in dataclasses.fields(Detection)))
+        assert vars(detection) == vars(built)
+        assert detection == built and hash(detection) == hash(built)
+        assert repr(detection) == repr(built)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            detection.start = 0  # type: ignore[misc]
+
+
+def raising_rule() -> Rule:
+    def refuse(text: str, start: int, end: int) -> tuple[int, int] | None:
+        assert not gc.isenabled()  # the collector is paused while rules run
+        raise RuntimeError("a refiner failed")
+
+    return Rule("boom", "secret", re.compile(r"boom"), 0.5, "test", refine=refuse)
+
+
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_the_collector_is_restored_as_it_was_when_a_rule_raises(enabled_before: bool) -> None:
+    detector = RegexDetector((raising_rule(),))
+    was_enabled = gc.isenabled()
+    try:
+        if not enabled_before:
+            gc.disable()
+        with pytest.raises(RuntimeError, match="a refiner failed"):
+            detector.detect("it went boom")
+        assert gc.isenabled() is enabled_before
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_paused_collector_is_enabled_again_after_the_block() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # nested: the inner block leaves it paused
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
