@@ -34,6 +34,7 @@ from itertools import islice
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.gazetteer import city_detections, city_names
+from anonymizer.detection.idspans import classify_spans
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.line_language import (
     COMMON_ZIPF,
@@ -677,10 +678,14 @@ class CombinedDetector:
     name = "combined"
 
     def __init__(
-        self, rules: RegexDetector | None = None, ner: LearnedNerDetector | None = None
+        self,
+        rules: RegexDetector | None = None,
+        ner: LearnedNerDetector | None = None,
+        idspans: bool = True,
     ) -> None:
         self.rules = rules or RegexDetector()
         self.ner = ner or LearnedNerDetector()
+        self.idspans = idspans  # identifiers without a keyword (idspans.py), after the rest
 
     def warm_up(self) -> None:
         """Load the model and every word list and compile every pattern database now, so that
@@ -698,10 +703,13 @@ class CombinedDetector:
     def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
         """As `detect` for many documents, with the model batched over all of them."""
         ner_all = self.ner.all_many(texts)
-        return [
+        kept = [
             combine(text, self.rule_detections(text), found)
             for text, found in zip(texts, ner_all, strict=True)
         ]
+        if self.idspans:
+            kept = [k + classify_spans(text, k) for text, k in zip(texts, kept, strict=True)]
+        return kept
 
     def rule_detections(self, text: str) -> list[Detection]:
         """The regex rules' detections and the cities named in the text."""

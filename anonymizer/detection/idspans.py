@@ -1,0 +1,459 @@
+"""A learned classifier for identifiers that carry no keyword: `004102` in a table, a user
+name `dfurlong` in a log line, a plate `CX 77 QL`, an age `34` in a sentence.
+
+The regex rules find identifiers by keyword or checksum; what is left is read from context,
+as a human redactor does. `candidate_spans` proposes short spans with identifier shapes
+(digits, letters mixed with digits, user-name shapes, number words), `span_features`
+describes each by its shape and its context (the words around it, the label before a colon
+on its line, the header above its table column, the line's layout), and a multinomial
+logistic regression over hashed features predicts a category or none. Training:
+`python -m anonymizer.detection.training.idspans_train` (scikit-learn); at run time the
+shipped weights are applied with numpy alone, so the detector needs no training library.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from pathlib import Path
+
+import numpy as np
+
+from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.line_language import LANGUAGES, word_zipf
+from anonymizer.detection.names import is_known_name
+from anonymizer.detection.regex import NUMBER_WORD
+from anonymizer.types import Detection
+
+MODEL_DIR = Path(__file__).resolve().parent / "idspans_model"
+SOURCE = "idspans"
+NONE = "none"
+HASH_BITS = 18
+MAX_LEN = 64
+MAX_RUN_TOKENS = 6
+BATCH = 4096  # candidates featurised at a time (bounded memory on a 2 MB document)
+# The categories this classifier never adds (the NER's and the rules' own); it learns them
+# only to tell them apart from identifiers.
+NOT_EMITTED = frozenset(
+    {"full person name", "organization", "location", "street address", "nationality or group"}
+)
+
+# A token: anything between spaces and the quotes, brackets and separators around values.
+_TOKEN = re.compile(r"[^\s\"'`,;()\[\]{}<>|=*]+")
+_LEAD = ":.-–—/\\"
+_TRAIL = ".:!?-–—/\\"
+_DIGIT = re.compile(r"\d")
+# URLs, paths and file names are the rules' (url) or nobody's: "s3://bucket/x", "a/b/c.txt"
+_NOT_AN_ID = re.compile(
+    r"://|^~?/|/[^/]*/[a-z]|\w\.(?:txt|csv|xml|json|pdf|docx?|xlsx?|pptx?|py|js|ts|log|zip|gz"
+    r"|tar|png|jpe?g|gif|svg|html?|md|ya?ml|sql|sh|exe|dll|conf|cfg|ini|bak|tmp|pem|crt|lock)$"
+)
+_NUMBER_WORD = re.compile(rf"(?i:{NUMBER_WORD})(?:-(?i:{NUMBER_WORD}))?")
+_HANDLE_SHAPE = re.compile(r"@?[a-z0-9]+(?:[._-][a-z0-9]+)+|@\w+")
+_LOWER_WORD = re.compile(r"[a-z]{4,20}")
+_INNER_UPPER = re.compile(r"[a-z].*[A-Z]|[A-Z]{2}.*[a-z]")
+_RUN_PIECE = re.compile(r"[A-Z0-9]{1,5}\.?")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_KEY_BEFORE = re.compile(r"([^\W\d_][\w .'/#-]{0,40}?)\s*[:=#]\s*$")
+_TIME_START = re.compile(r"\s*\[?\d{1,2}:\d{2}")
+_COLUMNS = re.compile(r"\t| {2,}|\s?\|\s?")
+RARE_ZIPF = 2.0
+
+
+@lru_cache(maxsize=65536)
+def max_zipf(word: str) -> float:
+    """The lower-case word's highest frequency (Zipf scale) over the languages we read."""
+    return max(word_zipf(word, language) for language in LANGUAGES)
+
+
+def is_rare_word(word: str) -> bool:
+    """Rare in every language we read (as `max_zipf(word) < RARE_ZIPF`, stopping early)."""
+    return all(word_zipf(word, language) < RARE_ZIPF for language in LANGUAGES)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A proposed span (character offsets into the document)."""
+
+    start: int
+    end: int
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _LEAD:
+        start += 1
+    while end > start and text[end - 1] in _TRAIL:
+        end -= 1
+    return start, end
+
+
+def _is_candidate_token(token: str) -> bool:
+    if not 1 <= len(token) <= MAX_LEN or _NOT_AN_ID.search(token):
+        return False
+    if _DIGIT.search(token):
+        return True
+    if _NUMBER_WORD.fullmatch(token):
+        return True
+    if _HANDLE_SHAPE.fullmatch(token):
+        return True
+    if _LOWER_WORD.fullmatch(token) and is_rare_word(token):
+        return True
+    return len(token) >= 4 and bool(_INNER_UPPER.search(token))
+
+
+class Coverage:
+    """Spans already detected, to test in O(log n) whether a span overlaps any of them."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.max_end = list(accumulate((e for _, e in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_left(self.starts, end)  # the spans starting before `end`
+        return i > 0 and self.max_end[i - 1] > start
+
+
+def candidate_spans(text: str, covered: Coverage | None = None) -> list[Candidate]:
+    """Single tokens with an identifier shape, and runs of 2-6 short upper-case/digit groups
+    separated by single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C"); none that
+    overlaps a `covered` span."""
+    out: list[Candidate] = []
+    run: list[tuple[int, int]] = []
+
+    def close_run() -> None:
+        if len(run) >= 2 and any(_DIGIT.search(text, s, e) for s, e in run):
+            if covered is None or not covered.overlaps(run[0][0], run[-1][1]):
+                out.append(Candidate(run[0][0], run[-1][1]))
+        run.clear()
+
+    for m in _TOKEN.finditer(text):
+        start, end = _trimmed(text, m.start(), m.end())
+        if start >= end:
+            close_run()
+            continue
+        if (covered is None or not covered.overlaps(start, end)) and _is_candidate_token(
+            text[start:end]
+        ):
+            out.append(Candidate(start, end))
+        if _RUN_PIECE.fullmatch(text, m.start(), m.end()) and (
+            not run or text[run[-1][1] : m.start()] == " "
+        ):
+            run.append((m.start(), m.end() - (text[m.end() - 1] == ".")))
+            if len(run) > MAX_RUN_TOKENS:
+                run.clear()
+        else:
+            close_run()
+            if _RUN_PIECE.fullmatch(text, m.start(), m.end()):
+                run.append((m.start(), m.end()))
+    close_run()
+    return out
+
+
+_SHAPE_MAP = str.maketrans(
+    {**{c: "d" for c in "0123456789"}, **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"}}
+    | {c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+)
+
+
+def word_shape(token: str) -> str:
+    """Digits as d, lower case as x, capitals as X (other letters as a or A), punctuation
+    kept: "KH-0112" → "XX-dddd"."""
+    out = token.translate(_SHAPE_MAP)
+    if out.isascii():
+        return out
+    return "".join(
+        ("A" if c.isupper() else "a") if c.isalpha() and ord(c) > 127 else c for c in out
+    )
+
+
+def _compressed(shape: str) -> str:
+    return re.sub(r"(.)\1+", r"\1\1", shape)
+
+
+def _bucket(n: int) -> str:
+    return str(n) if n < 8 else ("8-11" if n < 12 else ("12-19" if n < 20 else "20+"))
+
+
+def _context_word(word: str) -> str:
+    lower = word.lower()
+    if _DIGIT.search(lower):
+        return "#" + _compressed(word_shape(word))
+    return lower
+
+
+def _char_class(c: str) -> str:
+    if c.isspace():
+        return "_"
+    if c.isdigit():
+        return "d"
+    if c.isalpha():
+        return "a"
+    return c
+
+
+def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    low = text.rfind("\n", 0, start) + 1
+    high = text.find("\n", end)
+    return low, len(text) if high < 0 else high
+
+
+def _column_header(text: str, line_start: int, start: int) -> str | None:
+    """The header word above the candidate's column in a table laid out with runs of spaces,
+    tabs or pipes: the nearest line above (within 12) with no digits that has text there."""
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if not _COLUMNS.search(line):
+        return None
+    piped = "|" in line
+    column = start - line_start
+    field_index = line[:column].count("|")
+    above = line_start - 1
+    for _ in range(12):
+        if above <= 0:
+            return None
+        prev_start = text.rfind("\n", 0, above) + 1
+        prev = text[prev_start:above]
+        above = prev_start - 1
+        if not prev.strip() or _DIGIT.search(prev) or set(prev.strip()) <= set("-=|+: "):
+            continue
+        if piped:
+            fields = prev.split("|")
+            cell = fields[field_index] if field_index < len(fields) else ""
+        else:
+            left = prev.rfind("  ", 0, column + 1)
+            right = prev.find("  ", column)
+            cell = prev[left + 1 if left >= 0 else 0 : right if right >= 0 else len(prev)]
+        words = _WORD.findall(cell)
+        return " ".join(w.lower() for w in words[:3]) if words else None
+    return None
+
+
+def span_features(text: str, start: int, end: int, counts: Counter[str] | None = None) -> list[str]:
+    """The features of one candidate: its shape and character classes, affixes, word
+    frequency, and its context (neighbouring words, key before a colon, column header,
+    line layout, repetitions in the document)."""
+    surface = text[start:end]
+    shape = word_shape(surface)
+    compressed = _compressed(shape)
+    lower = surface.lower()
+    digits = sum(c.isdigit() for c in surface)
+    letters = sum(c.isalpha() for c in surface)
+    pieces = surface.split()
+    feats = [
+        "bias",
+        "shape=" + compressed[:16],
+        "len=" + _bucket(len(surface)),
+        "digits=" + _bucket(digits),
+        "letters=" + _bucket(letters),
+        "pieces=" + str(min(len(pieces), 6)),
+        "pre=" + lower[:2],
+        "pre3=" + lower[:3],
+        "suf=" + lower[-2:],
+        "suf3=" + lower[-3:],
+        "first=" + shape[:1],
+        "last=" + shape[-1:],
+    ]
+    if len(shape) <= 20:
+        feats.append("fullshape=" + shape)
+    for c in set(surface):
+        if not c.isalnum():
+            feats.append("punct=" + c)
+    kinds = (
+        ("D" if digits else "")
+        + ("U" if any(c.isupper() for c in surface) else "")
+        + ("L" if any(c.islower() for c in surface) else "")
+    )
+    feats.append("kinds=" + kinds)
+    if surface.isdigit():
+        value = int(surface[:9])
+        feats.append("num_len=" + str(len(surface)))
+        if surface[0] == "0":
+            feats.append("num_leading_zero")
+        elif len(surface) == 4 and 1900 <= value <= 2099:
+            feats.append("num_year")
+        elif value <= 120:
+            feats.append("num_le_120")
+            feats.append("num_tens=" + str(value // 10))
+    elif _NUMBER_WORD.fullmatch(surface):
+        feats.append("number_word")
+    words = [w for w in _WORD.findall(lower) if not _DIGIT.search(w)]
+    if words:
+        zipfs = [max_zipf(w) for w in words]
+        feats.append("zipf_min=" + str(int(min(zipfs))))
+        feats.append("zipf_max=" + str(int(max(zipfs))))
+        if len(words) > 1:
+            feats.append(f"words={len(words)},common={sum(z >= 3.0 for z in zipfs)}")
+        if len(words) == 1 and zipfs[0] >= 3.0 and not digits:
+            feats.append("common_word=" + words[0])
+        if any(len(w) > 2 and is_known_name(w) for w in words):
+            feats.append("has_name_word")
+    line_start, line_end = _line_bounds(text, start, end)
+    before = text[max(line_start, start - 60) : start]
+    after = text[end : min(line_end, end + 40)]
+    prev_words = _WORD.findall(before)[-3:]
+    next_words = _WORD.findall(after)[:2]
+    for i, w in enumerate(reversed(prev_words)):
+        feats.append(f"w-{i + 1}=" + _context_word(w))
+        feats.append("w-any=" + _context_word(w))
+    for i, w in enumerate(next_words):
+        feats.append(f"w+{i + 1}=" + _context_word(w))
+    if not prev_words and line_start > 0:
+        above = text[max(0, line_start - 40) : line_start - 1]
+        above_words = _WORD.findall(above)
+        if above_words:
+            feats.append("w-above=" + _context_word(above_words[-1]))
+    char_before = _char_class(text[start - 1]) if start > line_start else "^"
+    char_after = _char_class(text[end]) if end < line_end else "$"
+    feats.append("pb=" + (before.rstrip()[-1:] or "^"))
+    feats.append("cb=" + char_before)
+    feats.append("ca=" + char_after)
+    feats.append(f"cba={char_before}{char_after}")
+    if start == line_start or not text[line_start:start].strip():
+        feats.append("line_first")
+    if after.strip() == "" and end <= line_end:
+        feats.append("line_last")
+    key = _KEY_BEFORE.search(before)
+    if key:
+        for w in _WORD.findall(key.group(1).lower())[-3:]:
+            feats.append("key=" + _context_word(w))
+    if _TIME_START.match(text, line_start):
+        feats.append("line_timestamp")
+    line = text[line_start:line_end]
+    feats.append("line_rare=" + _rare_share(line))
+    if line.lstrip()[:1] in "{[" or '":' in line:
+        feats.append("line_json")
+    if "|" in line:
+        feats.append("line_piped")
+    header = _column_header(text, line_start, start)
+    if header:
+        feats.append("column=yes")
+        for w in header.split():
+            feats.append("colhdr=" + _context_word(w))
+    if counts is not None:
+        feats.append("repeats=" + _bucket(counts[surface] - 1))
+    return feats
+
+
+_LINE_WORD = re.compile(r"(?<![\w@.-])[a-z]{2,}(?![\w@.-])")
+
+
+@lru_cache(maxsize=4096)
+def _rare_share(line: str) -> str:
+    """How many of the line's lower-case words are rare in every language we read: a user
+    name stands out among common words, not in a line of romanised Hindi."""
+    words = _LINE_WORD.findall(line)
+    if len(words) < 3:
+        return "few"
+    share = sum(max_zipf(w) < RARE_ZIPF for w in words) / len(words)
+    return "0" if share == 0 else ("low" if share < 0.25 else "high")
+
+
+def feature_index(feature: str) -> int:
+    """The hashed column of a feature string (crc32: stable across processes, unlike hash)."""
+    return zlib.crc32(feature.encode("utf-8")) & ((1 << HASH_BITS) - 1)
+
+
+def document_counts(text: str) -> Counter[str]:
+    """How often each token occurs in the document (repeated ids and user names)."""
+    return Counter(m.group() for m in _TOKEN.finditer(text))
+
+
+class IdSpanModel:
+    """The shipped weights: the used hashed columns, their coefficients per label, the
+    intercepts, and a probability threshold per emitted category."""
+
+    def __init__(self, directory: Path = MODEL_DIR) -> None:
+        meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+        if meta["hash_bits"] != HASH_BITS:
+            raise ValueError(f"{directory}: weights hashed to {meta['hash_bits']} bits")
+        arrays = np.load(directory / "weights.npz")
+        self.labels: list[str] = meta["labels"]
+        self.thresholds: dict[str, float] = meta["thresholds"]
+        self.columns = arrays["columns"]
+        self.coef = arrays["coef"].astype(np.float32)  # (n_columns, n_labels)
+        self.intercept = arrays["intercept"].astype(np.float32)
+        self.none_index = self.labels.index(NONE)
+        self.default_threshold: float = meta.get("default_threshold", 1.0)
+
+    def decide(self, row: np.ndarray) -> tuple[str, float]:
+        """The category of one candidate and the probability that it is PII at all (1 - P(none)).
+        Names, organisations and places are the NER's; where one of them wins, the most probable
+        identifier category is taken instead."""
+        order = np.argsort(row)[::-1]
+        label = next(
+            self.labels[i]
+            for i in order
+            if self.labels[i] != NONE and self.labels[i] not in NOT_EMITTED
+        )
+        return label, float(1.0 - row[self.none_index])
+
+    def probabilities(self, feature_lists: Sequence[Sequence[str]]) -> np.ndarray:
+        """Softmax probabilities, one row per candidate, one column per label."""
+        from scipy.sparse import csr_matrix
+
+        lengths = np.fromiter((len(f) for f in feature_lists), np.int64, len(feature_lists))
+        hashed = np.fromiter(
+            (feature_index(f) for feats in feature_lists for f in feats), np.int64, lengths.sum()
+        )
+        rows = np.repeat(np.arange(len(feature_lists)), lengths)
+        pos = np.minimum(np.searchsorted(self.columns, hashed), len(self.columns) - 1)
+        known = self.columns[pos] == hashed
+        matrix = csr_matrix(
+            (np.ones(int(known.sum()), np.float32), (rows[known], pos[known])),
+            shape=(len(feature_lists), len(self.columns)),
+        )
+        logits = matrix @ self.coef + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> IdSpanModel:
+    """The weights shipped with the package, loaded once per process."""
+    return IdSpanModel()
+
+
+def classify_spans(
+    text: str,
+    covered: Sequence[Detection] = (),
+    model: IdSpanModel | None = None,
+) -> list[Detection]:
+    """Identifier spans the classifier finds above its category's threshold, among the
+    candidates that no detection in `covered` overlaps; of overlapping candidates the most
+    probable is kept."""
+    model = model or shipped_model()
+    candidates = candidate_spans(text, Coverage([(d.start, d.end) for d in covered]))
+    if not candidates:
+        return []
+    counts = document_counts(text)
+    found: list[tuple[float, Candidate, str]] = []
+    for low in range(0, len(candidates), BATCH):
+        batch = candidates[low : low + BATCH]
+        probs = model.probabilities([span_features(text, c.start, c.end, counts) for c in batch])
+        for c, row in zip(batch, probs, strict=True):
+            label, score = model.decide(row)
+            if score >= model.thresholds.get(label, model.default_threshold):
+                found.append((score, c, label))
+    found.sort(key=lambda item: -item[0])
+    kept: list[Detection] = []
+    intervals: list[tuple[int, int]] = []  # kept so far, sorted by start
+    for prob, c, label in found:
+        i = bisect_left(intervals, (c.start, c.end))
+        if (i > 0 and intervals[i - 1][1] > c.start) or (
+            i < len(intervals) and intervals[i][0] < c.end
+        ):
+            continue  # the kept spans are disjoint, so only the two neighbours can overlap
+        insort(intervals, (c.start, c.end))
+        kept.append(
+            Detection(c.start, c.end, label, placeholder_for(label), SOURCE, round(prob, 3), SOURCE)
+        )
+    return sorted(kept, key=lambda d: d.start)

@@ -1,0 +1,192 @@
+"""The learned classifier for identifiers without a keyword (anonymizer/detection/idspans.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from anonymizer.detection.combined import CombinedDetector
+from anonymizer.detection.idspans import (
+    MODEL_DIR,
+    NONE,
+    SOURCE,
+    IdSpanModel,
+    candidate_spans,
+    classify_spans,
+    document_counts,
+    shipped_model,
+    span_features,
+    word_shape,
+)
+from anonymizer.types import Detection
+
+TABLE = (
+    "Members 2025\n\n"
+    "Member no.   Name             Team\n"
+    "004102       Declan Furlong   North\n"
+    "004417       Siobhan Walsh    North\n"
+    "004588       Kuba Nowak       South\n"
+)
+
+
+def surfaces(text: str) -> set[str]:
+    return {text[c.start : c.end] for c in candidate_spans(text)}
+
+
+def found(text: str, covered: list[Detection] | None = None) -> dict[str, str]:
+    return {text[d.start : d.end]: d.category for d in classify_spans(text, covered or [])}
+
+
+def test_candidates_include_identifier_shapes_and_skip_plain_words():
+    text = (
+        "Line manager: Declan Furlong (004102). Check logs for user dfurlong and jwrobel2.\n"
+        "Van 14 / CX 77 QL, member fifty-three, see the meeting notes."
+    )
+    got = surfaces(text)
+    assert {"004102", "dfurlong", "jwrobel2", "CX 77 QL", "14", "fifty-three"} <= got
+    assert not {"Line", "manager", "the", "meeting", "notes", "Check", "logs"} & got
+
+
+def test_candidates_leave_out_urls_paths_and_file_names():
+    got = surfaces("Upload s3://bucket/x to ~/notes.txt and dump_20241119.csv; ref HFH/T/20931")
+    assert "HFH/T/20931" in got
+    assert not any("://" in s or s.endswith((".txt", ".csv")) for s in got)
+
+
+def test_candidate_offsets_strip_surrounding_punctuation():
+    text = 'badge "BM-11893", code: 7731.'
+    got = surfaces(text)
+    assert {"BM-11893", "7731"} <= got
+
+
+def test_word_shape_maps_character_classes():
+    assert word_shape("KH-0112") == "XX-dddd"
+    assert word_shape("dfurlong2") == "xxxxxxxxd"
+    assert word_shape("Ñu7") == "Axd"
+
+
+def test_features_read_the_column_header_above_a_table_cell():
+    start = TABLE.index("004417")
+    feats = span_features(TABLE, start, start + 6, document_counts(TABLE))
+    assert "colhdr=member" in feats
+    assert "num_leading_zero" in feats
+    assert "line_first" in feats
+
+
+def test_features_read_the_key_before_a_colon_and_the_neighbouring_words():
+    text = "Staff number: 38114470, username will be mdelacruz2."
+    start = text.index("38114470")
+    feats = span_features(text, start, start + 8)
+    assert {"key=staff", "key=number", "w-1=number", "w+1=username"} <= set(feats)
+    start = text.index("mdelacruz2")
+    assert "w-1=be" in span_features(text, start, start + len("mdelacruz2"))
+
+
+def test_features_tell_a_year_from_an_age_sized_number():
+    text = "She is 38 and joined in 2019."
+    age, year = text.index("38"), text.index("2019")
+    assert "num_le_120" in span_features(text, age, age + 2)
+    assert "num_year" in span_features(text, year, year + 4)
+
+
+def test_shipped_weights_load_offline_from_the_package():
+    meta = json.loads((MODEL_DIR / "meta.json").read_text())
+    model = IdSpanModel(MODEL_DIR)
+    assert NONE in model.labels and "internal id" in model.labels
+    assert model.coef.shape == (len(model.columns), len(model.labels))
+    assert np.all(np.diff(model.columns) > 0)
+    assert set(meta["thresholds"]) <= set(model.labels)
+    probs = model.probabilities([["bias", "shape=dd"], ["bias"]])
+    assert probs.shape == (2, len(model.labels))
+    assert np.allclose(probs.sum(axis=1), 1.0)
+    assert sum(p.stat().st_size for p in MODEL_DIR.iterdir()) < 6_000_000
+
+
+def test_a_keyword_less_id_in_a_table_is_found():
+    got = found(TABLE)
+    assert {"004102", "004417", "004588"} <= set(got)
+    assert got["004417"] in {"internal id", "reference id"}
+
+
+@pytest.mark.parametrize(
+    "text, surface",
+    [
+        ("The report covers the years from 2019 to 2023 in detail.", "2019"),
+        ("Total due: 1,250.00 for 3 items, paid on time.", "1,250.00"),
+        ("We upgraded the server to 4.12.3 last night.", "4.12.3"),
+        ("The meeting starts at 14:30 in the small room.", "14:30"),
+        ("Take 2 tablets twice a day with water.", "2"),
+    ],
+)
+def test_years_amounts_versions_times_and_counts_are_not_identifiers(text, surface):
+    assert surface not in found(text)
+
+
+def test_spans_another_detector_found_are_left_alone():
+    start = TABLE.index("004417")
+    covered = [Detection(start, start + 6, "phone number", "[PHONE]", "regex", 0.9)]
+    assert "004417" not in found(TABLE, covered)
+    assert "004102" in found(TABLE, covered)
+
+
+def test_the_combined_detector_adds_classifier_spans_after_the_rest():
+    with_ids = CombinedDetector().detect(TABLE)
+    without = CombinedDetector(idspans=False).detect(TABLE)
+    added = [d for d in with_ids if d.source == SOURCE]
+    kept = [d for d in with_ids if d.source != SOURCE]
+    assert added
+    for ident in ("004102", "004417", "004588"):
+        start = TABLE.index(ident)
+        assert any(d.start <= start < d.end for d in with_ids)
+    assert not [d for d in without if d.source == SOURCE]
+    assert not any(a.overlaps(k) for a in added for k in kept)
+
+
+def test_overlapping_candidates_keep_only_the_most_probable():
+    text = "Van 14 / CX 77 QL parked outside; reg CX 77 QL again on Friday."
+    spans = classify_spans(text, [], shipped_model())
+    for a in spans:
+        assert not any(a is not b and a.overlaps(b) for b in spans)
+
+
+def test_training_labels_candidates_by_gold_overlap():
+    from anonymizer.detection.training.idspans_train import candidate_labels
+
+    text = "Van 14 / CX 77 QL, driver dfurlong."
+    plate = text.index("CX 77 QL")
+    doc = {
+        "text": text,
+        "spans": [{"start": plate, "end": plate + 8, "label": "license plate"}],
+    }
+    labels = {text[s:e]: label for s, e, label in candidate_labels(doc)}
+    assert labels["CX 77 QL"] == "license plate"
+    assert labels["77"] is None  # cuts the gold span: left out of training
+    assert labels["dfurlong"] == NONE
+
+
+def test_a_model_trained_and_saved_loads_and_separates_its_classes(tmp_path):
+    pytest.importorskip("sklearn")
+    from anonymizer.detection.training.idspans_train import examples, fit, save
+
+    rng = random.Random(0)
+    docs = []
+    for i in range(60):
+        ident = f"{rng.randint(0, 9999):04d}{rng.randint(10, 99)}"
+        text = f"Row {i}: member {ident} joined in {rng.randint(1990, 2024)}."
+        start = text.index(ident)
+        docs.append(
+            {"text": text, "spans": [{"start": start, "end": start + 6, "label": "internal id"}]}
+        )
+    feats, labels, weights = examples(docs, 1.0, rng)
+    classes, columns, coef, intercept = fit(feats, labels, weights, 1.0)
+    save(tmp_path, classes, columns, coef, intercept, {"internal id": 0.5}, {})
+    model = IdSpanModel(tmp_path)
+    text = "Row 99: member 731102 joined in 2001."
+    assert found_with(model, text) == {"731102": "internal id"}
+
+
+def found_with(model: IdSpanModel, text: str) -> dict[str, str]:
+    return {text[d.start : d.end]: d.category for d in classify_spans(text, [], model)}
