@@ -59,7 +59,6 @@ PRUNE = 0.005  # a weight this small moves no decision (thresholds are chosen af
 UNTUNED_THRESHOLD = 0.9  # a category the tuning documents never showed it
 MIN_THRESHOLD = 0.4
 FP_COST = 3.0  # a threshold must find at least three spans for each false one it adds
-TRAIN_HAND = Path(__file__).resolve().parents[3] / "bench" / "train_hand"
 
 
 def _iou(a: tuple[int, int], b: tuple[int, int]) -> float:
@@ -400,9 +399,9 @@ def training_documents(
     n_corpus: int, n_synth: int, n_distractor: int, n_tables: int
 ) -> tuple[list[dict], list[dict]]:
     """Generated documents and the hand-written training documents (whatever has landed)."""
+    from anonymizer.detection.training.handwritten import hand_files, load_hand_docs
     from anonymizer.detection.training.synth import generate
     from bench.corpus import generate_corpus
-    from bench.dev_sets import handwritten_dev
 
     generated = (
         generate_corpus(n_corpus, CORPUS_SEED)
@@ -410,11 +409,7 @@ def training_documents(
         + distractor_documents(n_distractor, DISTRACTOR_SEED)
         + table_documents(n_tables, TABLE_SEED)
     )
-    hand = []
-    for path in sorted(TRAIN_HAND.glob("handwritten_train_*.txt")):
-        if path.stat().st_size:
-            hand += handwritten_dev(path)
-    return generated, hand
+    return generated, load_hand_docs(hand_files())
 
 
 def fit(
