@@ -7,8 +7,8 @@ Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|
 → `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
 `handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
 (`wildb-NNN`), `bench/dev_fresh/src/` → `handwritten_fresh.txt` (`fresh-NNN`, aggregate-only, never
-used to choose between changes); the hand-written *training* sets `bench/train_hand/src/{a,b}/` →
-`bench/train_hand/handwritten_train_{a,b}.txt` (`trna-NNN`, `trnb-NNN`), which only the NER's
+used to choose between changes); the hand-written *training* sets `bench/train_hand/src/{a..f}/` →
+`bench/train_hand/handwritten_train_{a..f}.txt` (`trna-NNN` … `trnf-NNN`), which only the NER's
 training reads: no evaluation set, no benchmark. Without `--set` every set is built (or checked).
 The output uses the `=== id genre` / `[[surface|CODE]]` format of `bench/dev/handwritten.txt` and
 loses the negatives' notes, which stay in the sources. The build refuses to write a set with a
@@ -58,7 +58,12 @@ BUILDS: dict[str, Build] = {
     "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
     "dev-hand-fresh": Build(HERE.parent / "dev_fresh" / "src", "fresh", HANDWRITTEN_FRESH),
     "train-hand-a": Build(TRAIN_HAND / "src" / "a", "trna", TRAIN_HAND / "handwritten_train_a.txt"),
-    "train-hand-b": Build(TRAIN_HAND / "src" / "b", "trnb", TRAIN_HAND / "handwritten_train_b.txt"),
+    **{
+        f"train-hand-{part}": Build(
+            TRAIN_HAND / "src" / part, f"trn{part}", TRAIN_HAND / f"handwritten_train_{part}.txt"
+        )
+        for part in "bcdef"
+    },
 }
 CODE_FOR_CATEGORY = {category: code for code, category in CODES.items()}
 FORBIDDEN_IN_TEXT = ("[[", "]]", "\n=== ")
