@@ -1,11 +1,22 @@
-"""The old-vs-new weights comparison: exact sign test and span-by-span pairing."""
+"""The old-vs-new weights comparison: exact sign test, span-by-span pairing, several models in
+one run, and the pooled figure the adoption rule reads."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from anonymizer.types import Detection
-from bench.ner_weights_compare import paired, sign_test
+from bench.ner_weights_compare import (
+    GATE_SETS,
+    SETS,
+    compare_set,
+    named_dirs,
+    paired,
+    pooled,
+    sign_test,
+)
 
 
 def test_sign_test_matches_the_binomial_tails() -> None:
@@ -35,3 +46,36 @@ def test_paired_counts_spans_covered_by_only_one_side() -> None:
     gained, lost = paired([doc], old, new)
     assert gained == ["full person name: Bob", "location: Rome"]
     assert lost == ["full person name: Ann"]
+
+
+def test_models_are_named_on_the_command_line_or_numbered() -> None:
+    assert named_dirs(["/m/a"]) == {"new": Path("/m/a")}
+    assert named_dirs(["A=/m/a", "B=/m/b"]) == {"A": Path("/m/a"), "B": Path("/m/b")}
+    assert named_dirs(["/m/a", "/m/b"]) == {"new": Path("/m/a"), "new2": Path("/m/b")}
+    for taken in (["A=/m/a", "A=/m/b"], ["old=/m/a"], ["presidio=/m/a"]):
+        with pytest.raises(ValueError):
+            named_dirs(taken)
+
+
+def test_pooled_sums_gained_and_lost_over_the_gate_sets_only() -> None:
+    def entry(a: tuple[int, int], b: tuple[int, int]) -> dict:
+        counts = {"A": a, "B": b}
+        return {"vs_old": {k: {"gained": g, "lost": n} for k, (g, n) in counts.items()}}
+
+    results = {
+        "dev-hand-hard": entry((10, 2), (3, 9)),
+        "dev-hand-blind": entry((4, 4), (1, 1)),
+        "dev-long": entry((100, 0), (100, 0)),  # not a gate set: left out
+    }
+    totals = pooled(results, GATE_SETS)
+    assert (totals["A"]["gained"], totals["A"]["lost"]) == (14, 6)
+    assert (totals["B"]["gained"], totals["B"]["lost"]) == (4, 10)
+    assert totals["A"]["sets"] == ["dev-hand-blind", "dev-hand-hard"]
+    assert totals["A"]["sign_p"] == pytest.approx(sign_test(14, 6))
+
+
+def test_lead_only_and_frozen_sets_are_never_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "dev-hand-fresh" not in SETS and not any(s.startswith("frozen") for s in SETS)
+    for name in ("dev-hand-fresh", "frozen-hand", "frozen-independent"):
+        assert compare_set(name, detectors={}, analyzer=None, rounds=1, show=0) is None
+    assert "skipped" in capsys.readouterr().out

@@ -21,7 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     train.add_argument("--minutes", type=float, default=45.0, help="training time budget")
     train.add_argument("--max-epochs", type=int, default=6)
     train.add_argument("--out", type=Path, default=None)
-    train.add_argument("--start", choices=["shipped", "md"], default="shipped")
+    train.add_argument(
+        "--start",
+        default="shipped",
+        help="weights to fine-tune: 'shipped' (the package's), 'md' (en_core_web_md's NER) or "
+        "a model directory an earlier run wrote (--out)",
+    )
     train.add_argument("--depth", type=int, default=None, help="tok2vec encoder layers")
     train.add_argument("--labels", default=None, help="comma-separated NER labels")
     train.add_argument(

@@ -158,9 +158,10 @@ def train(
     """Train and save; returns the metadata written next to the weights.
 
     `start`: "md" fine-tunes en_core_web_md's NER, "shipped" the weights now in the package
-    (`anonymizer/detection/model/`); either is first cut to `depth` encoder layers and
-    `labels` (`arch.smaller_ner`). `hand_paths`: hand-written training files
-    (`handwritten.py`), oversampled to `hand_share` of the examples. `select_every` > 0:
+    (`anonymizer/detection/model/`), or the model directory an earlier run wrote (`out`);
+    each is first cut to `depth` encoder layers and `labels` (`arch.smaller_ner`).
+    `hand_paths`: hand-written training files (`handwritten.py`), oversampled to
+    `hand_share` of the examples. `select_every` > 0:
     every that many minutes a checkpoint is saved and scored with the combined detector on
     `select.SELECTION_SETS`, and the best by `select.selection_cost` is kept (the start
     weights are scored too); 0 keeps the best synthetic dev F1, as before.
@@ -174,19 +175,12 @@ def train(
     commit = generator_commit()  # now: the working tree may change while it trains
     fix_random_seed(seed)
     base = load_base()
+    earlier: list[str] = []  # the commands that made the start weights, oldest first
     if start == "md":
         source, start_note = base, "en_core_web_md 3.8's NER"
-    elif start == "shipped":
-        from anonymizer.detection.learned import _build_pipeline, model_meta
-
-        source = _build_pipeline()
-        shipped = model_meta()
-        start_note = (
-            f"the previously shipped weights ({shipped.get('architecture', 'md NER, depth 4')}, "
-            f"generator {shipped.get('generator_commit')}, {shipped.get('train_docs')} docs)"
-        )
     else:
-        raise ValueError(f"start must be 'md' or 'shipped', not {start!r}")
+        source, start_note, start_meta = start_weights(start)
+        earlier = [*start_meta.get("earlier_commands", []), start_meta.get("command", "?")]
     nlp = smaller_ner(source, depth, labels)
     fix_random_seed(seed)
     print(f"generating {n_train} training and {n_dev} dev documents", file=log, flush=True)
@@ -283,10 +277,31 @@ def train(
         f"--start {start} --depth {depth} --labels {','.join(labels)} "
         f"--hand {'default' if hand_paths else 'none'} --hand-share {hand_share} "
         f"--select-every {select_every}",
+        "earlier_commands": earlier,
         "generator_commit": commit,
     }
     save(nlp, out, meta)
     return meta
+
+
+def start_weights(start: str) -> tuple[Language, str, dict[str, Any]]:
+    """The pipeline holding the weights to fine-tune, "shipped" (the package's) or a model
+    directory written by an earlier run, a note naming them, and their meta.json."""
+    from anonymizer.detection.learned import _build_pipeline
+
+    if start == "shipped":
+        model_dir, what = MODEL_DIR, "the previously shipped weights"
+    elif Path(start).is_dir():
+        model_dir, what = Path(start), f"the weights in {_shown_path(Path(start))}"
+    else:
+        raise ValueError(f"start must be 'md', 'shipped' or a model directory, not {start!r}")
+    meta = json.loads((model_dir / "meta.json").read_text(encoding="utf-8"))
+    note = (
+        f"{what} ({meta.get('architecture', 'md NER, depth 4')}, generator "
+        f"{meta.get('generator_commit')}, {meta.get('train_docs')} docs, "
+        f"{meta.get('hand_docs', 0)} hand-written docs at share {meta.get('hand_share', 0.0)})"
+    )
+    return _build_pipeline(model_dir), note, meta
 
 
 def _shown_path(path: Path) -> str:

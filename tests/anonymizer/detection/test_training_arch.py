@@ -1,5 +1,6 @@
 """A smaller NER cut from trained weights (fewer encoder layers, fewer labels) keeps every
-weight that still has a place, and saves and loads like the shipped model."""
+weight that still has a place, saves and loads like the shipped model, and a later run can
+start from what an earlier one saved."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from anonymizer.detection import learned
 from anonymizer.detection.training.arch import encoder_stack, smaller_ner, truncated_encoder
-from anonymizer.detection.training.train import save
+from anonymizer.detection.training.train import save, start_weights
 
 TEXTS = [
     "Ask Priya Raman at Northwind Traders about the Civil Rights Act.",
@@ -74,3 +75,17 @@ def test_an_encoder_cannot_be_cut_to_nothing_or_grown(shipped: Any) -> None:
     with pytest.raises(ValueError):
         smaller_ner(shipped, 1, ["PERSON"])
     assert len(encoder_stack(model).layers) == depth
+
+
+def test_a_run_can_start_from_the_weights_an_earlier_run_saved(shipped: Any, tmp_path: Any) -> None:
+    earlier = smaller_ner(shipped, 2, ["PERSON", "GPE"])
+    meta = {"train_docs": 12, "hand_docs": 3, "hand_share": 0.35, "command": "python -m ..."}
+    save(earlier, tmp_path / "model", meta)
+    nlp, note, start_meta = start_weights(str(tmp_path / "model"))
+    assert _ents(nlp) == _ents(earlier)
+    assert str(tmp_path / "model") in note and "3 hand-written docs at share 0.35" in note
+    assert start_meta == meta  # its command goes into the new meta.json's earlier_commands
+    assert "previously shipped" in start_weights("shipped")[1]
+    for wrong in ("newest", str(tmp_path / "missing")):
+        with pytest.raises(ValueError):
+            start_weights(wrong)
