@@ -1,4 +1,4 @@
-"""Two sets of NER weights under the same rules, per dev set: quality span by span, and speed
+"""Sets of NER weights under the same rules, per dev set: quality span by span, and speed
 against Presidio, side by side in one run.
 
     python -m bench.ner_weights_compare --new /tmp/new-model            # old = main's weights
@@ -7,8 +7,9 @@ against Presidio, side by side in one run.
 
 For each set the `combined` detector runs once with each set of weights (same rules, same
 combiner), and Presidio's AnalyzerEngine runs on the same documents; the CPU time of each
-(`time.process_time`, interleaved old / new... / Presidio, `--rounds` times, median) gives
-the speed ratios, which are what to read (absolute times move with the machine's load).
+(`time.process_time`, interleaved old / new... / Presidio in a rotating order, `--rounds`
+times, median) gives the speed ratios, which are what to read (absolute times move with the
+machine's load).
 Quality: leak, span P/R at IoU 0.5 (`bench.detection_bench.score`), and per gold span whether
 it is covered at IoU 0.5 with the old and with each new set of weights: gained / lost counts
 and a two-sided sign test, per set and pooled over `GATE_SETS`. Aggregate-only sets
@@ -107,6 +108,13 @@ def _cpu(work: Callable[[], Any]) -> tuple[Any, float]:
     return out, time.process_time() - start
 
 
+def rotated(keys: Sequence[str], round_no: int) -> list[str]:
+    """`keys` starting at position `round_no` (mod their number), so that over the rounds each
+    system runs first, last and between the others (caches and load drift even out)."""
+    shift = round_no % len(keys)
+    return [*keys[shift:], *keys[:shift]]
+
+
 def compare_set(
     name: str, detectors: dict[str, Any], analyzer: Any, rounds: int, show: int
 ) -> dict[str, Any] | None:
@@ -122,12 +130,14 @@ def compare_set(
     texts = [d["text"] for d in docs]
     cpu: dict[str, list[float]] = {key: [] for key in [*detectors, "presidio"]}
     found: dict[str, list[list[Detection]]] = {}
-    for _ in range(rounds):
-        for key, detector in detectors.items():
-            found[key], seconds = _cpu(lambda detector=detector: detector.detect_many(texts))
+    for r in range(rounds):
+        for key in rotated([*detectors, "presidio"], r):
+            if key == "presidio":
+                _, seconds = _cpu(lambda: [analyzer.analyze(text=t, language="en") for t in texts])
+            else:
+                detector = detectors[key]
+                found[key], seconds = _cpu(lambda d=detector: d.detect_many(texts))
             cpu[key].append(seconds)
-        _, seconds = _cpu(lambda: [analyzer.analyze(text=t, language="en") for t in texts])
-        cpu["presidio"].append(seconds)
     entry: dict[str, Any] = {"docs": len(docs), "gold": sum(len(d["spans"]) for d in docs)}
     for key, predictions in found.items():
         entry[key] = {

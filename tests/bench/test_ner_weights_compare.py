@@ -15,6 +15,7 @@ from bench.ner_weights_compare import (
     named_dirs,
     paired,
     pooled,
+    rotated,
     sign_test,
 )
 
@@ -79,3 +80,11 @@ def test_lead_only_and_frozen_sets_are_never_run(capsys: pytest.CaptureFixture[s
     for name in ("dev-hand-fresh", "frozen-hand", "frozen-independent"):
         assert compare_set(name, detectors={}, analyzer=None, rounds=1, show=0) is None
     assert "skipped" in capsys.readouterr().out
+
+
+def test_each_system_leads_one_round_in_turn() -> None:
+    keys = ["old", "A", "B", "presidio"]
+    orders = [rotated(keys, r) for r in range(4)]
+    assert [order[0] for order in orders] == keys
+    assert all(sorted(order) == sorted(keys) for order in orders)
+    assert rotated(keys, 4) == keys
