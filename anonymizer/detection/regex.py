@@ -79,6 +79,7 @@ __all__ = [
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.5
 
 Refiner = Callable[[str, int, int], "tuple[int, int] | None"]
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -410,23 +411,46 @@ def _is_name_token(token: str) -> bool:
     return len(bare) > 1 and bare.lower() not in PARTICLES
 
 
+def _bare_words(words: list[str]) -> list[str]:
+    """`_bare` of each word (inlined: the refiners below run on every name-like match)."""
+    bares = []
+    for word in words:
+        bare = word.strip(".,;:!?")
+        bares.append((bare[:-2] if bare.endswith(_POSSESSIVE_ENDS) else bare).lower())
+    return bares
+
+
+def _words_span(text: str, start: int, words: list[str], first: int, last: int) -> Span:
+    """Where `words[first]` starts and `words[last - 1]` ends, for `words` the whitespace-split
+    `text[start:...]`: each word is the first occurrence of itself after the previous one, as
+    only whitespace lies between (`str.split` and `re`'s `\\s` agree on what whitespace is)."""
+    position = low = start
+    for index in range(last):
+        position = text.find(words[index], position)
+        if index == first:
+            low = position
+        position += len(words[index])
+    return low, position
+
+
 def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim common words off a capitalised run; keep it only if two name-like words remain."""
-    tokens = _tokens(text, start, end)
-    bares = [_bare(token[2]) for token in tokens]
-    first, last = 0, len(tokens)
+    words = text[start:end].split()
+    bares = _bare_words(words)
+    first, last = 0, len(words)
     while first < last and bares[first] in _NOT_NAME_START:
         first += 1
     while first < last and (
-        bares[last - 1] in _NOT_NAME_START or not _is_name_token(tokens[last - 1][2])
+        bares[last - 1] in _NOT_NAME_START or not _is_name_token(words[last - 1])
     ):
         last -= 1
-    names = [_is_name_token(token[2]) for token in tokens[first:last]]
-    if sum(names) < 2 or not names[0]:
+    if first == last or not _is_name_token(words[first]):
         return None
+    if not any(_is_name_token(word) for word in words[first + 1 : last]):
+        return None  # one name-like word only
     if any(bare in _NOT_NAME_ANYWHERE for bare in bares[first:last]):
         return None
-    return tokens[first][0], tokens[last - 1][1]
+    return _words_span(text, start, words, first, last)
 
 
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -441,22 +465,23 @@ def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | Non
 
 def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     """An any-case name after a label or greeting: stop at the first common word."""
-    tokens = _tokens(text, start, end)
-    if not tokens or _bare(tokens[0][2]) in NOT_A_NAME:
+    words = text[start:end].split()
+    if not words:
         return None
-    kept = [tokens[0]]
-    for token in tokens[1:]:
-        if _bare(token[2]) in _ENDS_CONTEXT_NAME:
-            break
-        kept.append(token)
-    while len(kept) > 1 and _bare(kept[-1][2]) in PARTICLES:
-        kept.pop()
-    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in kept):
+    bares = _bare_words(words)
+    if bares[0] in NOT_A_NAME:
         return None
-    last_end = kept[-1][1]
-    while last_end > kept[0][0] and text[last_end - 1] in ".,;:!?":
+    kept = 1
+    while kept < len(words) and bares[kept] not in _ENDS_CONTEXT_NAME:
+        kept += 1
+    while kept > 1 and bares[kept - 1] in PARTICLES:
+        kept -= 1
+    if any(bare in _NOT_NAME_ANYWHERE for bare in bares[:kept]):
+        return None
+    first_start, last_end = _words_span(text, start, words, 0, kept)
+    while last_end > first_start and text[last_end - 1] in ".,;:!?":
         last_end -= 1
-    return kept[0][0], last_end
+    return first_start, last_end
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
@@ -3929,6 +3954,36 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# Anchored rules run from their prefilter superset instead of their anchors. Their anchors
+# are common words ("my ", "in ", "mon", "patient"): on the development text each of these
+# rules has over 4,000 anchor positions per 2 MB and a match at under a quarter of them, so
+# one literal report and one `re.match` per position cost more than a superset in the block
+# pass, which rejects most of those positions there (`python -m bench.regex_speed
+# --anchor-report` prints the figures). Their `anchors` stay: they still document the rule,
+# and the detections are the same either way.
+SUPERSET_GATED_RULES = frozenset(
+    {
+        "age_phrase",
+        "date_weekday_day",
+        "internal_id_key_value",
+        "location_preposition",
+        "person_intro_capitalised",
+        "person_key_value",
+        "person_label",
+        "person_ranked",
+        "person_role",
+        "person_role_lower",
+        "phone_context",
+    }
+)
+
+
+def runs_at_anchors(rule: Rule) -> bool:
+    """Whether the engine tries `rule` only where its anchors start (else its superset, or
+    its trigger, gates it in the shared prefilter pass)."""
+    return bool(rule.anchors) and rule.trigger is None and rule.rule_id not in SUPERSET_GATED_RULES
+
+
 def _extends_another(anchor: str, anchors: tuple[str, ...]) -> bool:
     """Whether another of `anchors` is a prefix of `anchor` (so `anchor` starts nowhere else)."""
     return any(other != anchor and anchor.startswith(other) for other in anchors)
@@ -4095,7 +4150,7 @@ class RegexDetector:
         self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
         self.rules_by_gate: dict[int, list[int]] = {}
         for index, rule in enumerate(rules):
-            if rule.anchors and rule.trigger is None:
+            if runs_at_anchors(rule):
                 self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
                 continue
             gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
@@ -4137,7 +4192,7 @@ class RegexDetector:
                         )
                     windows = trigger_windows[id(rule.trigger)]
                     matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
-                elif rule.anchors:
+                elif runs_at_anchors(rule):
                     positions = anchor_positions.get(rule.anchors)
                     matches = (
                         list(iter_matches(rule, text, lowered, positions)) if positions else []
@@ -4190,7 +4245,7 @@ def anchor_sets(
     """The anchor sets of the anchored rules (run at their anchors), and those of them found
     only at word starts: every rule holding the set opens with a word boundary
     (`opens_with_word_boundary`) and each of its anchors starts with a word character."""
-    anchored = [rule for rule in rules if rule.anchors and rule.trigger is None]
+    anchored = [rule for rule in rules if runs_at_anchors(rule)]
     sets = [rule.anchors for rule in anchored]
     not_at_word_start = {
         rule.anchors
@@ -4213,7 +4268,7 @@ def shared_prefilter(rules: tuple[Rule, ...]) -> Prefilter:
         for pattern in (
             (rule.pattern, rule.trigger.pattern) if rule.trigger is not None else (rule.pattern,)
         )
-        if not rule.anchors or rule.trigger is not None
+        if not runs_at_anchors(rule)
     )
     if patterns not in _PREFILTERS:
         _PREFILTERS[patterns] = Prefilter(patterns)
@@ -4228,7 +4283,7 @@ def unrestricted_rules(rules: tuple[Rule, ...] = RULES) -> list[str]:
         rule.rule_id
         for rule in rules
         if (rule.trigger is not None and rule.trigger.pattern not in gated)
-        or (not rule.anchors and rule.trigger is None and rule.pattern not in gated)
+        or (not runs_at_anchors(rule) and rule.trigger is None and rule.pattern not in gated)
     ]
 
 
