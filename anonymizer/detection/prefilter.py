@@ -67,6 +67,11 @@ _REPEATS = {sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT}
 _LINE_START = {sre.AT_BEGINNING, sre.AT_BEGINNING_LINE, sre.AT_BEGINNING_STRING}
 
 
+def hyperscan_available() -> bool:
+    """Whether the Hyperscan wheel is installed (x86-64); without it no pass gates anything."""
+    return hyperscan is not None
+
+
 class NotConvertible(ValueError):
     """The pattern uses something the superset translation does not handle."""
 

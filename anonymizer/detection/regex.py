@@ -48,6 +48,7 @@ from anonymizer.detection.prefilter import (
     Gates,
     LiteralScanner,
     Prefilter,
+    hyperscan_available,
     opens_with_word_boundary,
 )
 from anonymizer.detection.wordlists import (
@@ -3980,8 +3981,11 @@ SUPERSET_GATED_RULES = frozenset(
 
 def runs_at_anchors(rule: Rule) -> bool:
     """Whether the engine tries `rule` only where its anchors start (else its superset, or
-    its trigger, gates it in the shared prefilter pass)."""
-    return bool(rule.anchors) and rule.trigger is None and rule.rule_id not in SUPERSET_GATED_RULES
+    its trigger, gates it in the shared prefilter pass; without Hyperscan there is no such
+    pass, and the rules of `SUPERSET_GATED_RULES` keep to their anchors)."""
+    if not rule.anchors or rule.trigger is not None:
+        return False
+    return rule.rule_id not in SUPERSET_GATED_RULES or not hyperscan_available()
 
 
 def _extends_another(anchor: str, anchors: tuple[str, ...]) -> bool:

@@ -246,6 +246,20 @@ def test_a_superset_gated_rule_finds_what_it_finds_at_its_anchors(
     assert sorted(gated, key=repr) == sorted(at_anchors, key=repr)
 
 
+def test_without_hyperscan_the_superset_gated_rules_keep_to_their_anchors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "\n\n".join(dev_documents()[:60])
+    with_hyperscan = RegexDetector().detect(text)
+    monkeypatch.setattr(prefilter, "hyperscan", None)
+    monkeypatch.setattr(regex, "_PREFILTERS", {})
+    detector = RegexDetector()
+    by_id = {rule.rule_id: rule for rule in RULES}
+    assert all(runs_at_anchors(by_id[rule_id]) for rule_id in SUPERSET_GATED_RULES)
+    assert by_id["person_label"].anchors in detector.anchor_index.anchor_sets
+    assert sorted(detector.detect(text), key=repr) == sorted(with_hyperscan, key=repr)
+
+
 @pytest.mark.parametrize(
     ("pattern", "guarded"),
     [
