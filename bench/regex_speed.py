@@ -164,22 +164,27 @@ def compare_sets(names: list[str], revision: str) -> bool:
 
 
 def anchor_report(text: str) -> list[tuple[str, int, int, bool]]:
-    """Per anchored rule: its anchor positions in `text`, its matches there, and whether the
+    """Per anchored rule: its anchor positions in `text` (as the engine finds them: at word
+    starts where the rule opens with a word boundary), its matches there, and whether the
     engine runs it from its prefilter superset (`regex.SUPERSET_GATED_RULES`); most positions
     first. A rule with many positions and few matches is a candidate for that list."""
     from anonymizer.detection.regex import (
         RULES,
         SUPERSET_GATED_RULES,
         AnchorIndex,
+        Rule,
+        anchor_sets,
         iter_matches,
         lower_same_length,
     )
 
-    anchored = [rule for rule in RULES if rule.anchors and rule.trigger is None]
+    def anchored(rule: Rule) -> bool:
+        return bool(rule.anchors) and rule.trigger is None
+
     lowered = lower_same_length(text)
-    positions = AnchorIndex(rule.anchors for rule in anchored).positions(lowered)
+    positions = AnchorIndex(*anchor_sets(RULES, anchored)).positions(lowered)
     rows = []
-    for rule in anchored:
+    for rule in filter(anchored, RULES):
         found = positions.get(rule.anchors, [])
         matches = sum(1 for _ in iter_matches(rule, text, lowered, found)) if found else 0
         rows.append((rule.rule_id, len(found), matches, rule.rule_id in SUPERSET_GATED_RULES))

@@ -4244,12 +4244,12 @@ def collector_paused() -> Iterator[None]:
 
 
 def anchor_sets(
-    rules: Iterable[Rule],
+    rules: Iterable[Rule], at_anchors: Callable[[Rule], bool] = runs_at_anchors
 ) -> tuple[list[tuple[str, ...]], set[tuple[str, ...]]]:
-    """The anchor sets of the anchored rules (run at their anchors), and those of them found
-    only at word starts: every rule holding the set opens with a word boundary
+    """The anchor sets of the rules run at their anchors (`at_anchors`), and those of them
+    found only at word starts: every rule holding the set opens with a word boundary
     (`opens_with_word_boundary`) and each of its anchors starts with a word character."""
-    anchored = [rule for rule in rules if runs_at_anchors(rule)]
+    anchored = [rule for rule in rules if at_anchors(rule)]
     sets = [rule.anchors for rule in anchored]
     not_at_word_start = {
         rule.anchors
