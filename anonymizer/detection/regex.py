@@ -4142,27 +4142,24 @@ class RegexDetector:
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
-        self.anchor_index = AnchorIndex(*anchor_sets(rules))
         self.prefilter = shared_prefilter(rules)
         # rules with the same pattern, anchors and trigger (reading other groups) share matches
         keys: dict[tuple[Any, ...], int] = {}
         self.match_keys = [
             keys.setdefault((rule.pattern, rule.anchors, rule.trigger), len(keys)) for rule in rules
         ]
-        # which rules can match in a text, by the anchor sets and block-pass ids seen in it
-        self.ungated: list[int] = []
-        self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
-        self.rules_by_gate: dict[int, list[int]] = {}
-        for index, rule in enumerate(rules):
-            if runs_at_anchors(rule):
-                self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
-                continue
-            gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
-            gate_ids = self.prefilter.gate_ids(gated)
-            if gate_ids is None:
-                self.ungated.append(index)
-            for gate_id in gate_ids or ():
-                self.rules_by_gate.setdefault(gate_id, []).append(index)
+        self.plan = RulePlan(rules, self.prefilter, runs_at_anchors)
+        # a text shorter than one prefilter block runs every anchored rule at its anchors:
+        # there a superset's backward scan or search costs more than the few anchor positions
+        self.short_plan = RulePlan(rules, self.prefilter, _anchored)
+
+    @property
+    def anchor_index(self) -> AnchorIndex:
+        return self.plan.anchor_index
+
+    @anchor_index.setter
+    def anchor_index(self, index: AnchorIndex) -> None:
+        self.plan.anchor_index = self.short_plan.anchor_index = index
 
     def warm_up(self) -> None:
         """Compile everything the prefilter would otherwise compile during the first jobs."""
@@ -4176,14 +4173,16 @@ class RegexDetector:
             return self._detect(text)
 
     def _detect(self, text: str) -> list[Detection]:
+        plan = self.plan if len(text) > self.prefilter.block else self.short_plan
         lowered = lower_same_length(text)
-        anchor_positions = self.anchor_index.positions(lowered)
+        anchor_positions = plan.anchor_index.positions(lowered)
         gates = self.prefilter.gates(text)
+        at_anchors = plan.at_anchors
         trigger_windows: dict[int, list[tuple[int, int]]] = {}
         found: list[Detection] = []
         shared: dict[int, list[re.Match[str]]] = {}
         rules, match_keys = self.rules, self.match_keys
-        for index in self.candidates(anchor_positions, gates):
+        for index in self.candidates(anchor_positions, gates, plan):
             rule, key = rules[index], match_keys[index]
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
@@ -4196,7 +4195,7 @@ class RegexDetector:
                         )
                     windows = trigger_windows[id(rule.trigger)]
                     matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
-                elif runs_at_anchors(rule):
+                elif index in at_anchors:
                     positions = anchor_positions.get(rule.anchors)
                     matches = (
                         list(iter_matches(rule, text, lowered, positions)) if positions else []
@@ -4209,7 +4208,10 @@ class RegexDetector:
         return found
 
     def candidates(
-        self, anchor_positions: Collection[tuple[str, ...]], gates: Gates
+        self,
+        anchor_positions: Collection[tuple[str, ...]],
+        gates: Gates,
+        plan: RulePlan | None = None,
     ) -> Iterable[int]:
         """Indexes, in order, of the rules that can match in a text: those of which an anchor
         occurs in it or whose superset (or run sentinel) fired in its block pass, and those
@@ -4217,13 +4219,42 @@ class RegexDetector:
         the few rules it can wake."""
         if gates.fired is None:
             return range(len(self.rules))
-        chosen = set(self.ungated)
-        rules_by_anchors, rules_by_gate = self.rules_by_anchors, self.rules_by_gate
+        plan = plan or self.plan
+        chosen = set(plan.ungated)
+        rules_by_anchors, rules_by_gate = plan.rules_by_anchors, plan.rules_by_gate
         for anchors in anchor_positions:
             chosen.update(rules_by_anchors.get(anchors, ()))
         for gate_id in gates.fired:
             chosen.update(rules_by_gate.get(gate_id, ()))
         return sorted(chosen)
+
+
+def _anchored(rule: Rule) -> bool:
+    return bool(rule.anchors) and rule.trigger is None
+
+
+class RulePlan:
+    """How a text's rules run: which of them at their anchors (`at_anchors`, found by
+    `anchor_index`), and which rules each anchor set or block-pass id wakes."""
+
+    def __init__(
+        self, rules: tuple[Rule, ...], prefilter: Prefilter, at_anchors: Callable[[Rule], bool]
+    ) -> None:
+        self.anchor_index = AnchorIndex(*anchor_sets(rules, at_anchors))
+        self.at_anchors = frozenset(i for i, rule in enumerate(rules) if at_anchors(rule))
+        self.ungated: list[int] = []
+        self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
+        self.rules_by_gate: dict[int, list[int]] = {}
+        for index, rule in enumerate(rules):
+            if index in self.at_anchors:
+                self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
+                continue
+            gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
+            gate_ids = prefilter.gate_ids(gated)
+            if gate_ids is None:
+                self.ungated.append(index)
+            for gate_id in gate_ids or ():
+                self.rules_by_gate.setdefault(gate_id, []).append(index)
 
 
 @contextmanager
