@@ -234,6 +234,19 @@ def test_the_superset_gated_rules_are_anchored_rules_run_from_the_prefilter() ->
             assert rule.anchors not in anchored_sets  # its literals are no longer searched
 
 
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_texts_up_to_one_block_run_the_gated_rules_at_their_anchors(extra: int) -> None:
+    detector = RegexDetector()
+    gated = {i for i, rule in enumerate(RULES) if rule.rule_id in SUPERSET_GATED_RULES}
+    if detector.prefilter.database is not None:
+        assert gated <= detector.short_plan.at_anchors
+        assert not gated & detector.plan.at_anchors
+    block = detector.prefilter.block
+    text = "\n\n".join(dev_documents())[: block + extra]
+    assert len(text) == block + extra
+    assert sorted(detector.detect(text), key=repr) == sorted(reference_detect(text), key=repr)
+
+
 def test_a_superset_gated_rule_finds_what_it_finds_at_its_anchors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
