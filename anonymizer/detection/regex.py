@@ -747,9 +747,23 @@ def _not_a_common_word(value: str) -> bool:
     return value.lower() not in NOT_A_NAME
 
 
+_CLOCK_TIME = re.compile(r"(?i)\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)")
+
+
 def _identifier_like(value: str) -> bool:
-    """A user name rather than a word: has a digit, a dot, an underscore or an inner dash."""
+    """A user name rather than a word: has a digit, a dot, an underscore or an inner dash,
+    and is not a time ("4pm") nor a hyphenated everyday word ("e-mail", "on-call")."""
+    if _CLOCK_TIME.fullmatch(value) or _hyphenated_common_word(value):
+        return False
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
+
+
+def _hyphenated_common_word(value: str) -> bool:
+    """Every part of a hyphenated word is a common English word and none is a name."""
+    parts = value.lower().split("-")
+    return len(parts) > 1 and all(
+        p.isalpha() and zipf(p) >= 4 and not is_known_name(p) for p in parts
+    )
 
 
 def _user_value(value: str) -> bool:
@@ -812,9 +826,19 @@ _MBI = re.compile(
 )
 
 
+# Values after an id keyword that are something else: an amount ("131.66", "1,250.00") or a
+# UK PAYE tax code ("1257L", "K475", "BR" has no digit).
+_NOT_AN_ID_VALUE = re.compile(r"\d{1,3}(?:,\d{3})*\.\d{2}|K?\d{1,4}[LMNTX]")
+
+
 def _national_id_value(value: str) -> bool:
-    """Has a digit and is not a US Medicare MBI (a record number of its own rule)."""
-    return _has_digit(value) and not _MBI.fullmatch(value.replace("-", ""))
+    """Has a digit, is not an amount or a tax code, and is not a US Medicare MBI (a record
+    number of its own rule)."""
+    return (
+        _has_digit(value)
+        and not _NOT_AN_ID_VALUE.fullmatch(value)
+        and not _MBI.fullmatch(value.replace("-", ""))
+    )
 
 
 _NAME_BEFORE = re.compile(r"([A-Z][\w'’-]{1,30})[ ](?:\(|is[ ](?:now[ ]|only[ ]|just[ ])?)$")
@@ -3759,7 +3783,7 @@ RULES: tuple[Rule, ...] = (
         "street_number_first_continental",
         "street address",
         _c(
-            r"(?<![\w.,-])\d{1,4}[a-zA-Z]?,?[ ]"
+            r"(?<![\w.,:-])\d{1,4}[a-zA-Z]?,?[ ]"
             r"(?:[\w'’-]{1,40}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|straat"
             r"|laan|gracht|plein|kade|dijk|vej|gade|gatan|vägen|veien|gata|katu|tie)"
             r"|(?i:rue|avenue|av\.|boulevard|bd|chemin|allée|impasse|place|quai|cours|route|via"
@@ -3867,8 +3891,9 @@ RULES: tuple[Rule, ...] = (
         "religion_word",
         "nationality or group",
         _RELIGION_WORD,
-        MEDIUM,
-        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name",
+        0.9,
+        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name: a "
+        "closed class, so the model reading part of it as a name does not outvote it",
         anchors=tuple(sorted(RELIGION_WORDS)),
     ),
     Rule(

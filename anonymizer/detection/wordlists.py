@@ -46,6 +46,16 @@ january february march july september october november december jan feb mar apr 
 jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon
 tue tues wed thu thur thurs fri sat christmas easter thanksgiving halloween ramadan
 diwali hanukkah eid new year years eve holiday holidays weekend
+januar februar märz mai juni juli oktober dezember montag dienstag mittwoch donnerstag
+freitag samstag sonntag anfang mitte ende enero febrero marzo abril mayo junio julio agosto
+septiembre setiembre octubre noviembre diciembre lunes martes miércoles jueves viernes
+sábado domingo janvier février mars avril juin juillet août septembre octobre novembre
+décembre lundi mardi mercredi jeudi vendredi samedi dimanche gennaio febbraio aprile
+maggio giugno luglio settembre ottobre dicembre lunedì martedì mercoledì giovedì venerdì
+janeiro fevereiro março maio junho julho setembro outubro dezembro segunda terça quarta
+quinta sexta januari februari maart mei augustus
+skoda škoda toyota volkswagen renault peugeot citroën citroen vauxhall nissan hyundai
+mazda dacia suzuki mitsubishi subaru octavia corolla qashqai
 street st road rd avenue ave boulevard blvd lane ln drive court ct way place square sq
 terrace parkway highway hwy close crescent mews gardens plaza apt apartment suite unit
 floor building block tower
@@ -171,6 +181,8 @@ paid from to cc bcc attachment attachments link url website web domain server en
 environment region zone cluster node pod namespace service endpoint api key token secret
 betreff objet oggetto asunto assunto onderwerp ämne emne temat author committer reporter
 assignee reviewer approver interpreter
+von an gesendet para enviado envoyé inviato verzonden från press media vicar rector
+chair chairperson secretary treasurer
 """)
 
 # Nationality, demonym and religion adjectives (the NRP category), matched in any case.

@@ -155,3 +155,40 @@ def test_languages_are_not_nationalities_in_the_default_detector() -> None:
         assert not [d for d in detector.detect(text) if d.category == "nationality or group"]
     said = "His neighbour is Polish and works nights."
     assert any(d.category == "nationality or group" for d in detector.detect(said))
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("I sent it by e-mail from home", "e-mail", "handle"),
+        ("pasted by on-call, unredacted", "on-call", "handle"),
+        ("works to be done by 4pm on Friday", "4pm", "handle"),
+        ("Tax code: 1257L   NI letter: A", "1257L", "national id"),
+        ("10:32 Hearing opens before the judge", "32 Hearing", "street address"),
+        ("Von: Lukas Brandt <lb@example.de>", "Von", "full person name"),
+        ("Press enquiries: call the office", "Press", "full person name"),
+        ("seit ca. Mitte Januar. Im EKG", "Mitte Januar", "full person name"),
+        ("Make / model: Skoda Octavia Estate 2.0", "Skoda Octavia Estate", "full person name"),
+    ],
+)
+def test_generic_false_positives_are_gone(text: str, surface: str, category: str) -> None:
+    assert category not in spans(text).get(surface, set())
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "category"),
+    [
+        ("posted by lwazi-dube yesterday", "lwazi-dube", "handle"),
+        ("login by jwrobel2 at noon", "jwrobel2", "handle"),
+        ("Lukas: are you coming?", "Lukas", "full person name"),
+    ],
+)
+def test_the_same_rules_still_find_real_values(text: str, surface: str, category: str) -> None:
+    assert category in spans(text).get(surface, set())
+
+
+def test_a_religion_outvotes_the_model_reading_part_of_it_as_a_name() -> None:
+    detector = get_detector("combined")
+    text = "The ward noted him as Jehovah's Witness on the chart."
+    found = {text[d.start : d.end]: d.category for d in detector.detect(text)}
+    assert found.get("Jehovah's Witness") == "nationality or group"
