@@ -1720,7 +1720,15 @@ RULES: tuple[Rule, ...] = (
             r"|f(?:ø|oe)dselsnummer|personnr\.?|personal[ ](?:id|identity)[ ](?:number|code|no\.?)"
             r"|henkil(?:ö|o)tunnus|CPR(?:-nr\.?)?|burgerservicenummer|rijksregisternummer|PhilHealth"
             r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN"
-            r"|RFC|NSS"
+            r"|RFC|NSS|BVN|(?:T\.?C\.?[ ])?kimlik(?:[ ]no\.?)?|isikukood|asmens[ ]kodas"
+            r"|rodn[ée][ ](?:č|c)[ií]slo"
+            r"|(?:num[ée]ro[ ]de[ ]|n[°º][ ]de[ ])?s[ée]curit[ée][ ]sociale"
+            r"|social[ ]security(?:[ ](?:number|no\.?))?|carte[ ]d'identit[ée]"
+            r"|carta[ ]d'identit[àa]"
+            r"|documento[ ](?:nacional[ ])?de[ ]identidad|n[úu]mero[ ]de[ ]identificaci[óo]n"
+            r"|(?:personal)?ausweis(?:nummer|[ ]?nr\.?)?|dow[óo]d[ ]osobisty|numer[ ]dowodu"
+            r"|cart[ãa]o[ ]de[ ]cidad[ãa]o|CNIC|emirates[ ]ID|iqama|ghana[ ]card|NIDA|huduma"
+            r"(?:[ ]number)?|SSNIT|PhilSys"
             r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
             r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number"
             r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card|id))?)"
@@ -1780,6 +1788,39 @@ RULES: tuple[Rule, ...] = (
             "fødsels",
             "foedsels",
             "personnr",
+            "bvn",
+            "t.c",
+            "tc ",
+            "kimlik",
+            "isikukood",
+            "asmens",
+            "rodn",
+            "numéro de",
+            "numero de",
+            "n° de",
+            "nº de",
+            "sécurité",
+            "securite",
+            "social security",
+            "carte d",
+            "carta d",
+            "documento",
+            "número de",
+            "ausweis",
+            "personalausweis",
+            "dowód",
+            "dowod",
+            "numer dowodu",
+            "cartão",
+            "cartao",
+            "cnic",
+            "emirates",
+            "iqama",
+            "ghana",
+            "nida",
+            "huduma",
+            "ssnit",
+            "philsys",
             "personal id",
             "personal identity",
             "henkil",
@@ -3923,6 +3964,19 @@ RULES: tuple[Rule, ...] = (
         "driver, Nigerian nurse); not before teacher or tutor (a French teacher teaches French)",
         group=1,
         anchors=tuple(sorted(NATIONALITY_WORDS)),
+    ),
+    Rule(
+        "ethnicity_description",
+        "nationality or group",
+        _c(
+            r"(?i:\b(?:white|black|brown|mixed[- ]race|mixed)\b)"
+            rf"(?:[ ](?i:{NATIONALITY})(?=[ ,.;)]|$)|(?=[ ](?i:{_PERSON_NOUNS})s?\b))",
+            re.MULTILINE,
+        ),
+        0.8,
+        "a colour or mixed race said of people, as descriptions in police and medical text "
+        "give it (white British, black male, mixed-race woman)",
+        anchors=("white", "black", "brown", "mixed"),
     ),
     Rule(
         "nationality_foreign",

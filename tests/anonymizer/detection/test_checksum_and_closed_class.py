@@ -51,6 +51,12 @@ def spans(text: str) -> dict[str, set[str]]:
         ("PPS number 1234567T", "1234567T", "national id"),
         ("Isikukood 37605030299", "37605030299", "national id"),
         ("asmens kodas 33309240064", "33309240064", "national id"),
+        ("Your BVN is 22187330465, ok?", "22187330465", "national id"),
+        ("T.C. Kimlik No: 10000000146", "10000000146", "national id"),
+        ("Personalausweisnummer: L01X00T47", "L01X00T47", "national id"),
+        ("carte d'identité n° 880692310285", "880692310285", "national id"),
+        ("dowód osobisty ABC123456", "ABC123456", "national id"),
+        ("CNIC 35202-1234567-1", "35202-1234567-1", "national id"),
         ("driving licence no. MORGA 657054 SM9IJ", "MORGA 657054 SM9IJ", "driver's license"),
         ("the van, reg ab12cde, was seen", "ab12cde", "license plate"),
         ("a silver Golf, W-12345X, left at speed", "W-12345X", "license plate"),
@@ -71,6 +77,8 @@ def spans(text: str) -> dict[str, set[str]]:
         ("a Japanese-Dutch architect", "Japanese-Dutch", "nationality or group"),
         ("a Polish long-distance lorry driver", "Polish", "nationality or group"),
         ("the tongan players", "tongan", "nationality or group"),
+        ("Description: white British male, about 30", "white British", "nationality or group"),
+        ("a black woman in a red coat", "black", "nationality or group"),
     ],
 )
 def test_format_and_closed_class_rules_find_their_value(
@@ -92,6 +100,9 @@ def test_format_and_closed_class_rules_find_their_value(
         ("order 1800101221145", "1800101221145", "national id"),
         ("ticket 1234567A", "1234567A", "national id"),
         ("code 37605030298", "37605030298", "national id"),
+        # the same numbers with no keyword before them
+        ("I got 22187330465 points", "22187330465", "national id"),
+        ("a total of 10000000146 bytes", "10000000146", "national id"),
         # a plate shape with no vehicle near it, or a model name after a make
         ("see section AB 123 CD of the form", "AB 123 CD", "license plate"),
         ("a Golf GTI 2019 in red", "GTI 2019", "license plate"),
@@ -101,6 +112,8 @@ def test_format_and_closed_class_rules_find_their_value(
         ("lat 95.1234 lon 10.5555", "95.1234 lon 10.5555", "location"),
         # a foreign nationality describing a thing, or a company
         ("la cocina mexicana es famosa", "mexicana", "nationality or group"),
+        ("a white van drove into my car", "white", "nationality or group"),
+        ("Black Friday deals for British shoppers", "Black", "nationality or group"),
         ("Überweisung an die Deutsche Bank", "Deutsche", "nationality or group"),
         ("la langue française", "française", "nationality or group"),
     ],
