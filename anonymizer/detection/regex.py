@@ -2009,6 +2009,19 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "licence_number_near",
+        "driver's license",
+        _c(
+            r"(?i:\blicen[cs]e\b)[^\n.;]{0,30}?(?i:\b(?:no\.|number|nr\.|n[º°]|#))[ \t]*:?[ \t]*"
+            r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
+        ),
+        MEDIUM,
+        "a licence's number a few words after the word licence (US licence (Texas, no. 40918273))",
+        group=1,
+        validate=_four_digits,
+        anchors=("licen",),
+    ),
+    Rule(
         "license_plate",
         "license plate",
         _c(
@@ -3139,6 +3152,17 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_iban_after_keyword,
         anchors=("iban",),
+    ),
+    Rule(
+        "iban_lower_case",
+        "iban",
+        _c(
+            _first("[a-z]", r"\w")
+            + r"[a-z]\d{2}(?:[ ]?[a-z0-9]{4}){2,7}(?:[ ]?[a-z0-9]{1,3})?(?!\w)"
+        ),
+        0.95,
+        "an IBAN typed in lower case (in a log line, a chat) with valid mod-97 check digits",
+        refine=refine_iban,
     ),
     Rule(
         "bank_account_domestic",

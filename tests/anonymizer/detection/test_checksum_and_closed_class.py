@@ -58,6 +58,8 @@ def spans(text: str) -> dict[str, set[str]]:
         ("dowód osobisty ABC123456", "ABC123456", "national id"),
         ("CNIC 35202-1234567-1", "35202-1234567-1", "national id"),
         ("driving licence no. MORGA 657054 SM9IJ", "MORGA 657054 SM9IJ", "driver's license"),
+        ("his US licence (Ohio, no. 55120937) expired", "55120937", "driver's license"),
+        ("could not save gb82west12345698765432 today", "gb82west12345698765432", "iban"),
         ("the van, reg ab12cde, was seen", "ab12cde", "license plate"),
         ("a silver Golf, W-12345X, left at speed", "W-12345X", "license plate"),
         ("delivery van (MX 481 BK) blocked the road", "MX 481 BK", "license plate"),
@@ -93,6 +95,7 @@ def test_format_and_closed_class_rules_find_their_value(
         # one check digit changed
         ("NRB 61 1090 1014 0000 0712 1981 2875", "61 1090 1014 0000 0712 1981 2875", "iban"),
         ("CCC 2100 0418 46 0200051332", "2100 0418 46 0200051332", "iban"),
+        ("could not save gb82west12345698765433 today", "gb82west12345698765433", "iban"),
         ("her number 131052-308U", "131052-308U", "national id"),
         ("file 710319/2746 in the archive", "710319/2746", "national id"),
         ("AVS 756.1234.5678.98", "756.1234.5678.98", "national id"),
@@ -110,6 +113,8 @@ def test_format_and_closed_class_rules_find_their_value(
         ("the van's tracker (Teltonika FMC130) failed", "FMC130", "license plate"),
         # coordinates out of range
         ("lat 95.1234 lon 10.5555", "95.1234 lon 10.5555", "location"),
+        # a licence with no number word before the value
+        ("the licence expires 2026 and costs 150", "2026", "driver's license"),
         # a foreign nationality describing a thing, or a company
         ("la cocina mexicana es famosa", "mexicana", "nationality or group"),
         ("a white van drove into my car", "white", "nationality or group"),
