@@ -3169,14 +3169,14 @@ RULES: tuple[Rule, ...] = (
         "iban",
         _c(
             r"(?i:\b(?:NRB|CCC|IBAN|konto(?:nummer|nr\.?)?|(?:nr|numer)[ ]konta|rachunek|rachunku"
-            r"|cuenta|c/c|conta|conto|compte|rekening(?:nummer)?|account(?:[ ](?:no\.?|number))?"
-            r"|bankverbindung))"
+            r"|cuenta|c/c|conta|conto|compte|rekening(?:nummer)?|bankverbindung)(?=[ :]))"
             + KEY_SEP
             + r"([A-Za-z]{2}\d{2}(?:[ .-]?[A-Za-z0-9]{4}){2,7}(?:[ .-]?[A-Za-z0-9]{1,3})?"
             r"|\d{2}(?:(?:[ .-]|[ ]?\n)?\d{2,10}){2,8})(?![\w-])"
         ),
         0.95,
-        "bank account in a domestic layout with check digits after an account keyword: "
+        "bank account in a domestic layout with check digits after an account keyword "
+        "(Konto, cuenta, NRB, CCC; not the English 'account', where an IBAN has its own rules): "
         "Spanish CCC, Polish NRB, or an IBAN in any case and grouping",
         group=1,
         refine=refine_domestic_account,
@@ -3188,13 +3188,17 @@ RULES: tuple[Rule, ...] = (
             "nr konta",
             "numer konta",
             "rachun",
-            "cuenta",
-            "c/c",
-            "conta",
-            "conto",
-            "compte",
+            "cuenta ",
+            "cuenta:",
+            "c/c ",
+            "c/c:",
+            "conta ",
+            "conta:",
+            "conto ",
+            "conto:",
+            "compte ",
+            "compte:",
             "rekening",
-            "account",
             "bankverbindung",
         ),
     ),
