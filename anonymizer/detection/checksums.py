@@ -1,7 +1,8 @@
 """Check digits and shape checks that turn number-like regex matches into confident detections.
 
 National ids (US SSN, Italian codice fiscale, Brazilian CPF, Aadhaar, Spanish DNI/NIE,
-PESEL, fødselsnummer, personnummer) are checked by python-stdnum, a core dependency. The
+PESEL, fødselsnummer, personnummer, and the keyword-less shapes of `national_id_by_shape`)
+are checked by python-stdnum, a core dependency. The
 others are published algorithms small enough to carry here, written so that a match's layout
 (spaces, a minimum length) is checked with the digits: Luhn (cards), ISO 7064 mod-97 (IBAN),
 ABA 3-7-1 (routing numbers), Base58Check and Bech32/Bech32m (bitcoin addresses), Shannon
@@ -17,12 +18,24 @@ import re
 from collections import Counter
 from functools import cache
 
+from stdnum.be import nn as be_nn
 from stdnum.br import cpf
+from stdnum.ch import ssn as ch_ssn
+from stdnum.cn import ric as cn_ric
+from stdnum.cz import rc as cz_rc
+from stdnum.ee import ik as ee_ik
+from stdnum.es import ccc as es_ccc
 from stdnum.es import dni, nie
+from stdnum.fi import hetu as fi_hetu
+from stdnum.fr import nir as fr_nir
+from stdnum.ie import pps as ie_pps
 from stdnum.in_ import aadhaar
 from stdnum.it import codicefiscale
+from stdnum.kr import rrn as kr_rrn
+from stdnum.lt import asmens as lt_asmens
 from stdnum.no import fodselsnummer
 from stdnum.pl import pesel
+from stdnum.ro import cnp as ro_cnp
 from stdnum.se import personnummer
 from stdnum.us import ssn
 
@@ -132,8 +145,9 @@ IBAN_LENGTHS: dict[str, int] = {
 
 
 def iban_valid(candidate: str) -> bool:
-    """IBAN mod-97 check (ISO 7064), plus the registry length for known countries."""
-    iban = re.sub(r"[\s-]", "", candidate).upper()
+    """IBAN mod-97 check (ISO 7064), plus the registry length for known countries; spaces,
+    dashes, dots and line breaks between the groups and any letter case are accepted."""
+    iban = re.sub(r"[\s.-]", "", candidate).upper()
     if not 15 <= len(iban) <= 34 or not iban.isascii() or not iban.isalnum():
         return False
     expected = IBAN_LENGTHS.get(iban[:2])
@@ -362,3 +376,56 @@ def personnummer_valid(candidate: str) -> bool:
     """A Swedish personnummer written YYMMDD-NNNN or YYYYMMDD-NNNN: a real date (day +60
     for samordningsnummer) and the Luhn check over the last ten digits."""
     return personnummer.is_valid(candidate)
+
+
+def eleven_digit_id_valid(candidate: str) -> bool:
+    """11 digits that are a valid PESEL (PL), fødselsnummer (NO), isikukood (EE) or asmens
+    kodas (LT): each has an embedded birth date and check digits."""
+    return (
+        pesel_valid(candidate)
+        or fodselsnummer_valid(candidate)
+        or ee_ik.is_valid(candidate)
+        or lt_asmens.is_valid(candidate)
+    )
+
+
+# Keyword-less national ids: a layout distinctive enough on its own (a separator in a fixed
+# place, a fixed prefix, a century sign), confirmed by the number's own check digits and
+# embedded birth date (python-stdnum). Bare digit runs (BSN, SIN, EGN, NHS) are left to the
+# keyword rules: their check digits alone pass one random number in ten or eleven.
+_NATIONAL_ID_SHAPES: tuple[tuple[re.Pattern[str], tuple[object, ...]], ...] = (
+    (re.compile(r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]"), (fi_hetu,)),  # FI henkilötunnus
+    (re.compile(r"\d{6}/\d{3,4}"), (cz_rc,)),  # CZ/SK rodné číslo
+    (re.compile(r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}"), (be_nn,)),  # BE rijksregisternummer
+    (re.compile(r"756\.\d{4}\.\d{4}\.\d{2}"), (ch_ssn,)),  # CH AHV/AVS
+    (
+        re.compile(r"[12][ ]?\d{2}[ ]?\d{2}[ ]?(?:\d{2}|2[AB])[ ]?\d{3}[ ]?\d{3}[ ]?\d{2}"),
+        (fr_nir,),
+    ),  # FR NIR (sécurité sociale), 15 characters
+    (re.compile(r"\d{6}-\d{7}"), (kr_rrn,)),  # KR resident registration number
+    (re.compile(r"[1-8]\d{12}"), (ro_cnp,)),  # RO CNP
+    (re.compile(r"\d{17}[\dX]"), (cn_ric,)),  # CN resident identity card
+    (re.compile(r"\d{7}[A-W][A-IW]?"), (ie_pps,)),  # IE PPS number
+)
+
+
+def national_id_by_shape_valid(candidate: str) -> bool:
+    """A national id in one of the distinctive layouts above whose check digits (and
+    embedded birth date, where it has one) are right."""
+    value = candidate.strip().upper()
+    return any(
+        shape.fullmatch(value) and any(module.is_valid(value) for module in modules)  # type: ignore[attr-defined]
+        for shape, modules in _NATIONAL_ID_SHAPES
+    )
+
+
+def domestic_account_valid(candidate: str) -> bool:
+    """A bank account in a domestic layout with check digits: a Spanish CCC (20 digits,
+    two check digits) or a Polish NRB (26 digits: the IBAN without its "PL"), or a full IBAN
+    in any layout and case."""
+    compact = re.sub(r"[\s./-]", "", candidate)
+    if compact.isdigit() and len(compact) == 20:
+        return es_ccc.is_valid(compact)
+    if compact.isdigit() and len(compact) == 26:
+        return iban_valid("PL" + compact)
+    return iban_valid(compact)

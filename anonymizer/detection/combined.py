@@ -172,8 +172,8 @@ def is_measure(text: str, d: Detection) -> bool:
 
 
 _LANGUAGE_CONTEXT = re.compile(
-    r"(?i)\b(?:languages?|speaks?|spoken|speaking|fluent|translat\w*|subtitle\w*|written in"
-    r"|native speaker)\b[^.\n]{0,40}$"
+    r"(?i)(?:\b(?:languages?|speaks?|spoken|speaking|fluent|translat\w*|subtitle\w*|written in"
+    r"|native speaker|interpret\w*)\b[^.\n]{0,40}|\b(?:in|into)[ ])$"
 )
 
 

@@ -31,15 +31,16 @@ from anonymizer.detection.checksums import (
     cpf_valid,
     digits_in_phone_range,
     dni_nie_valid,
-    fodselsnummer_valid,
+    domestic_account_valid,
+    eleven_digit_id_valid,
     iban_valid,
     ipv4_valid,
     ipv6_valid,
     looks_like_secret,
     luhn_checksum_ok,
     luhn_valid,
+    national_id_by_shape_valid,
     personnummer_valid,
-    pesel_valid,
     phone_plausible,
     ssn_valid,
 )
@@ -53,6 +54,7 @@ from anonymizer.detection.prefilter import (
 )
 from anonymizer.detection.wordlists import (
     FIELD_LABELS,
+    FOREIGN_GROUP_WORDS,
     NATIONALITY_WORDS,
     NON_NAME,
     NOT_A_NAME,
@@ -165,6 +167,59 @@ def _plate_value(value: str) -> bool:
     return 4 <= len(compact) <= 9 and _has_digit(compact) and any(c.isalpha() for c in compact)
 
 
+# Words for a vehicle and common makes and models, in the languages of our documents: a
+# national-format plate right after one of them is a registration.
+VEHICLE_WORDS = frozenset(
+    """
+car van vehicle truck lorry motorbike motorcycle moped scooter taxi cab minibus suv pickup
+hatchback saloon sedan campervan motorhome caravan trailer
+auto autos wagen fahrzeug pkw lkw transporter kombi voiture véhicule camionnette camion
+coche vehículo furgoneta camión furgone macchina veicolo carro viatura samochód pojazd
+bil fordon
+vw volkswagen golf polo passat touran ford fiesta focus transit toyota corolla yaris prius
+bmw audi mercedes benz sprinter renault clio megane peugeot citroën citroen fiat panda
+skoda škoda octavia fabia opel vauxhall corsa astra nissan qashqai micra honda civic
+hyundai kia volvo seat ibiza leon tesla mazda dacia sandero duster suzuki mitsubishi subaru
+jeep porsche
+""".split()
+)
+# National plate layouts, upper case (a UK plate also in lower case); each needs letters and
+# digits, so that a year or a model name ("Golf GTI 2019", "BMW 320d") is not one.
+PLATE_FORMATS = (
+    r"("
+    r"[A-HJ-PR-Y]{2}\d{2}[ ]?[A-HJ-PR-Z]{3}|(?i:[a-hj-pr-y]{2}\d{2}[ ]?[a-hj-pr-z]{3})"  # UK
+    r"|[A-Z]{2}[ -]?\d{1,2}[ -]?[A-Z]{1,3}[ -]?\d{4}"  # IN
+    r"|\d{2,3}-?[A-Z]{1,2}-?\d{1,6}"  # IE
+    r"|[A-ZÄÖÜ]{1,3}[ -][A-Z]{1,2}[ -]?\d{1,4}[EH]?"  # DE
+    r"|[A-Z]{1,2}[ -]\d{1,5}[ -]?[A-Z]{1,3}"  # AT
+    r"|[A-Z]{2}[ -]?\d{3}[ -]?[A-Z]{2}"  # FR, IT
+    r"|\d{4}[ -]?[B-DF-HJ-NP-TV-Z]{3}"  # ES
+    r"|[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,2}"  # NL, BE, PT
+    r"|[A-Z]{2,3}[ ]?(?!(?:19|20)\d\d\b)[A-Z0-9]{4,5}"  # PL
+    r"|[A-Z]{3}[ ]?\d{2}[A-Z0-9]"  # SE
+    r"|(?:AG|AI|AR|BE|BL|BS|FR|GE|GL|GR|JU|LU|NE|NW|OW|SG|SH|SO|SZ|TG|TI|UR|VD|VS|ZG|ZH)"
+    r"[ ]?\d{1,6}"  # CH
+    r"|\d[A-Z]{3}\d{3}|[A-Z]{3}[ -]?\d{3}"  # AU, US
+    r")(?![\w-])"
+)
+
+
+def _plate_not_a_model(value: str) -> bool:
+    """A plate has letters and at least two digits, 5-10 characters in all (Indian plates
+    have ten), and is written in groups unless its letters and digits alternate as only a
+    plate's do (AB12CDE, 7ABC123): a device or model name (FMC130) is one run."""
+    compact = re.sub(r"[ -]", "", value)
+    digits = sum(c.isdigit() for c in compact)
+    if not (5 <= len(compact) <= 10 and 2 <= digits < len(compact)):
+        return False
+    return compact != value or bool(_UNGROUPED_PLATE.fullmatch(value))
+
+
+_UNGROUPED_PLATE = re.compile(
+    r"(?i:[a-z]{2}\d{2}[a-z]{3})|\d[A-Z]{3}\d{3}|\d{4}[A-Z]{3}|[A-Z]{2}\d{3}[A-Z]{2}"
+)
+
+
 # ISO 3166-1 alpha-2 codes, for the SWIFT/BIC shape check.
 ISO_COUNTRIES = frozenset(
     """
@@ -182,8 +237,9 @@ ZM ZW
 
 
 def _swift_shape(value: str) -> bool:
-    """Strict BIC shape without context: a real country code and a digit or branch code."""
-    if value[4:6] not in ISO_COUNTRIES:
+    """Strict BIC shape without context: a real country code and a digit or branch code, and
+    not a word written in capitals ("DECLARATION")."""
+    if value[4:6] not in ISO_COUNTRIES or zipf(value.lower()) > 0:
         return False
     return len(value) == 11 or any(c.isdigit() for c in value[6:])
 
@@ -228,8 +284,8 @@ def _age_valid(value: str) -> bool:
 
 def _uk_licence_valid(value: str) -> bool:
     """UK driving licence: 5 surname characters (9-padded), then YMMDDY with month +50 for
-    women, initials and check characters (DVLA layout)."""
-    digits = value[5:11]
+    women, initials and check characters (DVLA layout), also written in spaced parts."""
+    digits = value.replace(" ", "")[5:11]
     month = int(digits[1:3]) % 50
     day = int(digits[3:5])
     return 1 <= month <= 12 and 1 <= day <= 31
@@ -248,7 +304,7 @@ def _vat_shape(value: str) -> bool:
 def _iban_shape(value: str) -> bool:
     """An IBAN's layout (country code, two digits, 11-30 more letters or digits), without
     its check digits: after the word IBAN a hand-typed account number still counts."""
-    compact = re.sub(r"[ -]", "", value).upper()
+    compact = re.sub(r"[\s.-]", "", value).upper()
     return compact[:2] in ISO_COUNTRIES and 15 <= len(compact) <= 34
 
 
@@ -589,17 +645,46 @@ def refine_street_tail(text: str, start: int, end: int) -> tuple[int, int] | Non
     return start, tokens[-1][1] if tokens else end
 
 
+_LAST_SEPARATOR = re.compile(r"[ .\n-][^ .\n-]*$")
+
+
 def refine_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The longest prefix, in whole groups, that is a valid IBAN: a short upper-case word
-    after the number ("... 0130 00 OK") can be swallowed by the shape and must go again."""
+    after the number ("... 0130 00 OK", a code on the next line) can be swallowed by the
+    shape and must go again."""
+    return _longest_valid_prefix(text, start, end, iban_valid)
+
+
+def refine_domestic_account(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The longest prefix, in whole groups, that is a valid CCC, NRB or IBAN."""
+    return _longest_valid_prefix(text, start, end, domestic_account_valid)
+
+
+def _longest_valid_prefix(
+    text: str, start: int, end: int, valid: Callable[[str], bool]
+) -> tuple[int, int] | None:
     for _ in range(3):
-        if iban_valid(text[start:end]):
+        if valid(text[start:end]):
             return start, end
-        cut = max(text.rfind(" ", start, end), text.rfind("-", start, end))
-        if cut <= start:
+        cut = _LAST_SEPARATOR.search(text, start, end)
+        if cut is None or cut.start() <= start:
             return None
-        end = cut
+        end = cut.start()
+        while end > start and text[end - 1] in " .\n-":
+            end -= 1
     return None
+
+
+def refine_iban_after_keyword(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """After the word IBAN: the longest valid IBAN in the match, or, when none is valid (a
+    typo), the match up to a line break, so that a code on the next line is not taken."""
+    valid = refine_iban(text, start, end)
+    if valid is not None:
+        return valid
+    line_end = text.find("\n", start, end)
+    if line_end >= 0:
+        end = line_end
+    return (start, end) if _iban_shape(text[start:end]) else None
 
 
 _URL_CREDENTIALS = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s/@]{1,200}@", re.IGNORECASE)
@@ -688,9 +773,23 @@ def _not_a_common_word(value: str) -> bool:
     return value.lower() not in NOT_A_NAME
 
 
+_CLOCK_TIME = re.compile(r"(?i)\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)")
+
+
 def _identifier_like(value: str) -> bool:
-    """A user name rather than a word: has a digit, a dot, an underscore or an inner dash."""
+    """A user name rather than a word: has a digit, a dot, an underscore or an inner dash,
+    and is not a time ("4pm") nor a hyphenated everyday word ("e-mail", "on-call")."""
+    if _CLOCK_TIME.fullmatch(value) or _hyphenated_common_word(value):
+        return False
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
+
+
+def _hyphenated_common_word(value: str) -> bool:
+    """Every part of a hyphenated word is a common English word and none is a name."""
+    parts = value.lower().split("-")
+    return len(parts) > 1 and all(
+        p.isalpha() and zipf(p) >= 4 and not is_known_name(p) for p in parts
+    )
 
 
 def _user_value(value: str) -> bool:
@@ -753,9 +852,19 @@ _MBI = re.compile(
 )
 
 
+# Values after an id keyword that are something else: an amount ("131.66", "1,250.00") or a
+# UK PAYE tax code ("1257L", "K475", "BR" has no digit).
+_NOT_AN_ID_VALUE = re.compile(r"\d{1,3}(?:,\d{3})*\.\d{2}|K?\d{1,4}[LMNTX]")
+
+
 def _national_id_value(value: str) -> bool:
-    """Has a digit and is not a US Medicare MBI (a record number of its own rule)."""
-    return _has_digit(value) and not _MBI.fullmatch(value.replace("-", ""))
+    """Has a digit, is not an amount or a tax code, and is not a US Medicare MBI (a record
+    number of its own rule)."""
+    return (
+        _has_digit(value)
+        and not _NOT_AN_ID_VALUE.fullmatch(value)
+        and not _MBI.fullmatch(value.replace("-", ""))
+    )
 
 
 _NAME_BEFORE = re.compile(r"([A-Z][\w'’-]{1,30})[ ](?:\(|is[ ](?:now[ ]|only[ ]|just[ ])?)$")
@@ -1068,6 +1177,45 @@ _NATIONALITY_OF_PERSON = _c(
     r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
     re.MULTILINE,
 )
+
+_PERSON_NOUNS = (
+    "man|men|woman|women|male|female|guy|girl|boy|lady|ladies|gentleman|person|people|national"
+    "|citizen|resident|family|couple|student|doctor|nurse|driver|worker|engineer|architect"
+    "|colleague|friend|neighbou?r|patient|client|customer|boyfriend|girlfriend|partner|husband"
+    "|wife|mother|father|mum|dad|son|daughter|grandmother|grandfather|parents?|immigrant"
+    "|migrant|refugee|asylum[ ]seeker|tourist|visitor|national|lad|youth|teenager|child|kid"
+    "|baby|pensioner|community|descent|heritage|origin|background|ancestry"
+)
+# Words that end the nationality's phrase ("he prefers English but his wife ...").
+_NOT_BETWEEN = (
+    "(?:but|and|or|nor|his|her|their|my|your|our|its|the|a|an|to|for|with|of|in|on|at|by|from"
+    "|who|that|which|is|was|are|were|be|has|have|had|as|than|so|if|when|while|because|like)"
+)
+_NATIONALITY_BEFORE_PERSON = _c(
+    rf"(?<![\w'’-])((?i:{NATIONALITY})(?:-(?i:{NATIONALITY}))?)"
+    rf"(?=(?:[ ](?!{_NOT_BETWEEN}\b)[a-z][a-z-]{{1,20}}){{0,2}}[ ](?:{_PERSON_NOUNS})s?\b)"
+)
+_FOREIGN_GROUP_WORD = _c(
+    r"(?<![\w'’-])(?i:" + word_alternation(FOREIGN_GROUP_WORDS) + r")(?![\w'’-])"
+    r"(?![ ][A-Z][a-z])"
+)
+# Nouns after which a nationality adjective describes a thing, not a person.
+_THING_BEFORE_FOREIGN_GROUP = re.compile(
+    r"(?i)\b(?:cocina|comida|cozinha|comida|cucina|cuisine|küche|keuken|kuchnia|langue|lengua"
+    r"|língua|lingua|idioma|sprache|taal|język|república|république|repubblica|republik"
+    r"|embajada|ambassade|ambasciata|botschaft|consulado|consulat|selección|seleção|nazionale"
+    r"|équipe|mannschaft|liga|ligue|cerveza|vino|vin|wein|música|musique|musica|musik)"
+    r"[ ]+(?:de[ ]la[ ]|de[ ]|del[ ])?$"
+)
+
+
+def refine_foreign_group(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A foreign nationality after a word for a cuisine, language, state or team describes
+    that thing ("cocina mexicana", "langue française"): not a person's."""
+    if _THING_BEFORE_FOREIGN_GROUP.search(text, max(0, start - 30), start):
+        return None
+    return start, end
+
 
 _STATE_ZIP_TRIGGER = Trigger(_c(rf"(?<![\w]){US_STATES}[ ]+\d{{5}}"), 140, 12)
 _STREET_NUMBER_TRIGGER = Trigger(_c(r"[ ]\d{1,4}[a-z]?(?:/\d{1,4})?,[ ]"), 45, 130)
@@ -1598,7 +1746,15 @@ RULES: tuple[Rule, ...] = (
             r"|f(?:ø|oe)dselsnummer|personnr\.?|personal[ ](?:id|identity)[ ](?:number|code|no\.?)"
             r"|henkil(?:ö|o)tunnus|CPR(?:-nr\.?)?|burgerservicenummer|rijksregisternummer|PhilHealth"
             r"(?:[ ]ID)?(?:[ ]number|[ ]no\.?)?|SSS(?:[ ]no\.?)?|UMID|NRIC|MyKad|KTP|NIK|TFN"
-            r"|RFC|NSS"
+            r"|RFC|NSS|BVN|(?:T\.?C\.?[ ])?kimlik(?:[ ]no\.?)?|isikukood|asmens[ ]kodas"
+            r"|rodn[ée][ ](?:č|c)[ií]slo"
+            r"|(?:num[ée]ro[ ]de[ ]|n[°º][ ]de[ ])?s[ée]curit[ée][ ]sociale"
+            r"|social[ ]security(?:[ ](?:number|no\.?))?|carte[ ]d'identit[ée]"
+            r"|carta[ ]d'identit[àa]"
+            r"|documento[ ](?:nacional[ ])?de[ ]identidad|n[úu]mero[ ]de[ ]identificaci[óo]n"
+            r"|(?:personal)?ausweis(?:nummer|[ ]?nr\.?)?|dow[óo]d[ ]osobisty|numer[ ]dowodu"
+            r"|cart[ãa]o[ ]de[ ]cidad[ãa]o|CNIC|emirates[ ]ID|iqama|ghana[ ]card|NIDA|huduma"
+            r"(?:[ ]number)?|SSNIT|PhilSys"
             r"|CUIL|CUIT|RUT|c(?:é|e)dula|AHV(?:-nr\.?)?|SVNR|IdNr\.?|CIF|steuernummer"
             r"|steuer-?identifikationsnummer|tax[ ]file[ ]number|social[ ]insurance[ ]number"
             r"|SV-?(?:Nr\.?|Nummer)|versicherten-?nr\.?|medicare(?:[ ](?:no\.?|number|card|id))?)"
@@ -1658,6 +1814,39 @@ RULES: tuple[Rule, ...] = (
             "fødsels",
             "foedsels",
             "personnr",
+            "bvn",
+            "t.c",
+            "tc ",
+            "kimlik",
+            "isikukood",
+            "asmens",
+            "rodn",
+            "numéro de",
+            "numero de",
+            "n° de",
+            "nº de",
+            "sécurité",
+            "securite",
+            "social security",
+            "carte d",
+            "carta d",
+            "documento",
+            "número de",
+            "ausweis",
+            "personalausweis",
+            "dowód",
+            "dowod",
+            "numer dowodu",
+            "cartão",
+            "cartao",
+            "cnic",
+            "emirates",
+            "iqama",
+            "ghana",
+            "nida",
+            "huduma",
+            "ssnit",
+            "philsys",
             "personal id",
             "personal identity",
             "henkil",
@@ -1725,10 +1914,12 @@ RULES: tuple[Rule, ...] = (
         "iban",
         _c(
             _first("[A-Z]", r"\w")
-            + r"[A-Z]\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)"
+            + r"[A-Z]\d{2}(?:(?:[ .-]|[ ]?\n)?[A-Z0-9]{4}){2,7}(?:(?:[ .-]|[ ]?\n)?[A-Z0-9]{1,3})?"
+            r"(?!\w)"
         ),
         0.97,
-        "IBAN shape with valid ISO 7064 mod-97 check digits and country length",
+        "IBAN shape with valid ISO 7064 mod-97 check digits and country length, grouped by "
+        "spaces, dashes or dots, or wrapped onto the next line",
         refine=refine_iban,
     ),
     Rule(
@@ -1844,19 +2035,33 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "licence_number_near",
+        "driver's license",
+        _c(
+            r"(?i:\blicen[cs]e\b)[^\n.;]{0,30}?(?i:\b(?:no\.|number|nr\.|n[º°]|#))[ \t]*:?[ \t]*"
+            r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
+        ),
+        MEDIUM,
+        "a licence's number a few words after the word licence (US licence (Texas, no. 40918273))",
+        group=1,
+        validate=_four_digits,
+        anchors=("licen",),
+    ),
+    Rule(
         "license_plate",
         "license plate",
         _c(
             r"(?i:\b(?:licen[cs]e[ ]plates?|number[ ]plates?|(?:car|vehicle)[ ]plates?|plates?"
             r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?|plaque"
             r"|immatriculation|matr[ií]cula|targa|kennzeichen|nummernschild|kenteken|rejestracja"
-            r"|tablica|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?)"
+            r"|tablica|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?|rego)"
             r"(?:[ ](?:number|no\.?|#))?)"
             + KEY_SEP
-            + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3})(?![\w-])"
+            + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3}"
+            r"|[a-z]{2}\d{2}[ ]?[a-z]{3})(?![\w-])"
         ),
         MEDIUM,
-        "registration after plate/registration keywords",
+        "registration after plate/registration keywords (a UK plate also in lower case)",
         group=1,
         validate=_plate_value,
         anchors=(
@@ -1881,6 +2086,20 @@ RULES: tuple[Rule, ...] = (
             "rekisterinumero",
             "registreringsnummer",
         ),
+    ),
+    Rule(
+        "plate_near_vehicle",
+        "license plate",
+        _c(
+            rf"(?i:\b(?:{word_alternation(VEHICLE_WORDS)}))\b[^\n]{{0,40}}?(?<![\w-]){PLATE_FORMATS}"
+        ),
+        MEDIUM,
+        "a plate in one of the national formats (UK, IE, DE, AT, FR, IT, ES, NL, BE, PL, PT, "
+        "SE, CH, IN, AU, US) within 40 characters after a vehicle word or make (van, Auto, "
+        "voiture, Golf, Toyota)",
+        group=1,
+        validate=_plate_not_a_model,
+        anchors=tuple(sorted(VEHICLE_WORDS)),
     ),
     Rule(
         "medical_record_number",
@@ -2746,7 +2965,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "uk_driving_licence",
         "driver's license",
-        _c(_first("[A-Z9]", r"\w") + r"[A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2}(?:[ ]?\d{2})?(?![\w])"),
+        _c(
+            _first("[A-Z9]", r"\w")
+            + r"[A-Z9]{4}[ ]?\d{6}[ ]?[A-Z9]{2}\d[A-Z]{2}(?:[ ]?\d{2})?(?![\w])"
+        ),
         HIGH,
         "UK driving licence number (surname, birth date digits, initials, check characters)",
         validate=_uk_licence_valid,
@@ -2947,14 +3169,64 @@ RULES: tuple[Rule, ...] = (
         "iban",
         _c(
             r"(?i:(?<![a-z])iban(?![a-z])(?:[ ](?:no\.?|number))?)[ \t]*(?:[:#=]|is)?[ \t]*"
-            r"((?i:[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?))(?![\w])"
+            r"((?i:[A-Z]{2}\d{2}(?:(?:[ .-]|[ ]?\n)?[A-Z0-9]{4}){2,7}"
+            r"(?:(?:[ .-]|[ ]?\n)?[A-Z0-9]{1,3})?))(?![\w])"
         ),
         0.9,
         "IBAN layout after the word IBAN, also in lower case and when its check digits fail "
         "(typed by hand)",
         group=1,
-        validate=_iban_shape,
+        refine=refine_iban_after_keyword,
         anchors=("iban",),
+    ),
+    Rule(
+        "iban_lower_case",
+        "iban",
+        _c(
+            _first("[a-z]", r"\w")
+            + r"[a-z]\d{2}(?:[ ]?[a-z0-9]{4}){2,7}(?:[ ]?[a-z0-9]{1,3})?(?!\w)"
+        ),
+        0.95,
+        "an IBAN typed in lower case (in a log line, a chat) with valid mod-97 check digits",
+        refine=refine_iban,
+    ),
+    Rule(
+        "bank_account_domestic",
+        "iban",
+        _c(
+            r"(?i:\b(?:NRB|CCC|IBAN|konto(?:nummer|nr\.?)?|(?:nr|numer)[ ]konta|rachunek|rachunku"
+            r"|cuenta|c/c|conta|conto|compte|rekening(?:nummer)?|bankverbindung)(?=[ :]))"
+            + KEY_SEP
+            + r"([A-Za-z]{2}\d{2}(?:[ .-]?[A-Za-z0-9]{4}){2,7}(?:[ .-]?[A-Za-z0-9]{1,3})?"
+            r"|\d{2}(?:(?:[ .-]|[ ]?\n)?\d{2,10}){2,8})(?![\w-])"
+        ),
+        0.95,
+        "bank account in a domestic layout with check digits after an account keyword "
+        "(Konto, cuenta, NRB, CCC; not the English 'account', where an IBAN has its own rules): "
+        "Spanish CCC, Polish NRB, or an IBAN in any case and grouping",
+        group=1,
+        refine=refine_domestic_account,
+        anchors=(
+            "nrb",
+            "ccc",
+            "iban",
+            "konto",
+            "nr konta",
+            "numer konta",
+            "rachun",
+            "cuenta ",
+            "cuenta:",
+            "c/c ",
+            "c/c:",
+            "conta ",
+            "conta:",
+            "conto ",
+            "conto:",
+            "compte ",
+            "compte:",
+            "rekening",
+            "bankverbindung",
+        ),
     ),
     Rule(
         "api_key_live",
@@ -3344,10 +3616,26 @@ RULES: tuple[Rule, ...] = (
         "national id",
         _c(_first(r"\d", r"[\w+./-]") + r"\d{10}(?![\w-]|[.,]\d)"),
         MEDIUM,
-        "11 digits that are a valid Polish PESEL or Norwegian fødselsnummer (birth date and "
-        "check digits)",
-        validate=lambda v: pesel_valid(v) or fodselsnummer_valid(v),
+        "11 digits that are a valid Polish PESEL, Norwegian fødselsnummer, Estonian isikukood "
+        "or Lithuanian asmens kodas (birth date and check digits)",
+        validate=eleven_digit_id_valid,
         trigger=Trigger(_c(r"(?<![\w+./-])\d{11}(?![\w-])"), 0, 0),
+    ),
+    Rule(
+        "national_id_by_shape",
+        "national id",
+        _c(
+            _first(r"\d", r"[\w+./-]")
+            + r"(?:\d{5}(?:[-+A-FU-Y]\d{3}[0-9A-Y]|/\d{3,4}|-\d{7})|\d\.\d{2}\.\d{2}-\d{3}\.\d{2}"
+            r"|56\.\d{4}\.\d{4}\.\d{2}"
+            r"|(?:[ ]?\d{2}){2}[ ]?(?:\d{2}|2[AB])[ ]?\d{3}[ ]?\d{3}[ ]?\d{2}"
+            r"|\d{12}|\d{16}[\dX]|\d{6}[A-W][A-IW]?)(?![\w-]|[.,/]\d)"
+        ),
+        MEDIUM,
+        "national id in a distinctive layout with its check digits (and birth date): FI "
+        "henkilötunnus, CZ/SK rodné číslo, BE national number, CH AHV, FR NIR, KR RRN, RO CNP, "
+        "CN resident id, IE PPS",
+        validate=national_id_by_shape_valid,
     ),
     Rule(
         "personnummer",
@@ -3547,6 +3835,34 @@ RULES: tuple[Rule, ...] = (
         requires=("°",),
     ),
     Rule(
+        "gps_dms_hemisphere_first",
+        "location",
+        _c(
+            r"(?<![\w])[NS][ ]?\d{1,2}°[ ]?\d{1,2}(?:\.\d+)?[′']"
+            r"(?:[ ]?\d{1,2}(?:\.\d+)?[″\"])?,?[ ]?"
+            r"[EW][ ]?\d{1,3}°[ ]?\d{1,2}(?:\.\d+)?[′'](?:[ ]?\d{1,2}(?:\.\d+)?[″\"])?"
+        ),
+        HIGH,
+        "coordinates with the hemisphere first, as GPS devices write them (N 51° 30.444' "
+        "W 0° 7.668')",
+        requires=("°",),
+    ),
+    Rule(
+        "gps_labelled",
+        "location",
+        _c(
+            r"(?i:\blat(?:itude)?)\.?[ \t]*[:=]?[ \t]*"
+            r"(-?\d{1,2}\.\d{2,8}°?[ ]?[NS]?[,;/]?[ \t]*(?i:lon(?:g(?:itude)?)?|lng)\.?"
+            r"[ \t]*[:=]?[ \t]*"
+            r"-?\d{1,3}\.\d{2,8}°?(?:[ ]?[EW])?)(?![\w]|\.\d)"
+        ),
+        HIGH,
+        "latitude and longitude written with their labels (lat 51.5074 lon -0.1278)",
+        group=1,
+        validate=_coordinates_valid,
+        anchors=("lat",),
+    ),
+    Rule(
         "military_address",
         "street address",
         _c(
@@ -3562,7 +3878,7 @@ RULES: tuple[Rule, ...] = (
         "street_number_first_continental",
         "street address",
         _c(
-            r"(?<![\w.,-])\d{1,4}[a-zA-Z]?,?[ ]"
+            r"(?<![\w.,:-])\d{1,4}[a-zA-Z]?,?[ ]"
             r"(?:[\w'’-]{1,40}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|straat"
             r"|laan|gracht|plein|kade|dijk|vej|gade|gatan|vägen|veien|gata|katu|tie)"
             r"|(?i:rue|avenue|av\.|boulevard|bd|chemin|allée|impasse|place|quai|cours|route|via"
@@ -3670,8 +3986,9 @@ RULES: tuple[Rule, ...] = (
         "religion_word",
         "nationality or group",
         _RELIGION_WORD,
-        MEDIUM,
-        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name",
+        0.9,
+        "a religion (Muslim, Anglican, Jehovah's Witness), not in an institution's name: a "
+        "closed class, so the model reading part of it as a name does not outvote it",
         anchors=tuple(sorted(RELIGION_WORDS)),
     ),
     Rule(
@@ -3691,6 +4008,41 @@ RULES: tuple[Rule, ...] = (
         0.55,
         "nationality or religion adjective from a list, any case (french, Muslim, sikh)",
         anchors=tuple(sorted(NATIONALITY_WORDS)),
+    ),
+    Rule(
+        "nationality_before_person",
+        "nationality or group",
+        _NATIONALITY_BEFORE_PERSON,
+        0.8,
+        "a nationality before a word for a person, up to two words apart (a Polish lorry "
+        "driver, Nigerian nurse); not before teacher or tutor (a French teacher teaches French)",
+        group=1,
+        anchors=tuple(sorted(NATIONALITY_WORDS)),
+    ),
+    Rule(
+        "ethnicity_description",
+        "nationality or group",
+        _c(
+            r"(?i:\b(?:white|black|brown|mixed[- ]race|mixed)\b)"
+            rf"(?:[ ](?i:{NATIONALITY})(?=[ ,.;)]|$)|(?=[ ](?i:{_PERSON_NOUNS})s?\b))",
+            re.MULTILINE,
+        ),
+        0.8,
+        "a colour or mixed race said of people, as descriptions in police and medical text "
+        "give it (white British, black male, mixed-race woman)",
+        anchors=("white", "black", "brown", "mixed"),
+    ),
+    Rule(
+        "nationality_foreign",
+        "nationality or group",
+        _FOREIGN_GROUP_WORD,
+        MEDIUM,
+        "a nationality or religion in Spanish, Portuguese, Italian, French, German, Dutch or "
+        "Polish, in a form that names a person or group (peruana, römisch-katholisch, "
+        "musulmane), not before a capitalised name (Deutsche Bank) nor after a word for a "
+        "cuisine, language or state (cocina mexicana, langue française)",
+        refine=refine_foreign_group,
+        anchors=tuple(sorted(FOREIGN_GROUP_WORDS)),
     ),
     # --- person names
     Rule(

@@ -46,6 +46,16 @@ january february march july september october november december jan feb mar apr 
 jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon
 tue tues wed thu thur thurs fri sat christmas easter thanksgiving halloween ramadan
 diwali hanukkah eid new year years eve holiday holidays weekend
+januar februar märz mai juni juli oktober dezember montag dienstag mittwoch donnerstag
+freitag samstag sonntag anfang mitte ende enero febrero marzo abril mayo junio julio agosto
+septiembre setiembre octubre noviembre diciembre lunes martes miércoles jueves viernes
+sábado domingo janvier février mars avril juin juillet août septembre octobre novembre
+décembre lundi mardi mercredi jeudi vendredi samedi dimanche gennaio febbraio aprile
+maggio giugno luglio settembre ottobre dicembre lunedì martedì mercoledì giovedì venerdì
+janeiro fevereiro março maio junho julho setembro outubro dezembro segunda terça quarta
+quinta sexta januari februari maart mei augustus
+skoda škoda toyota volkswagen renault peugeot citroën citroen vauxhall nissan hyundai
+mazda dacia suzuki mitsubishi subaru octavia corolla qashqai
 street st road rd avenue ave boulevard blvd lane ln drive court ct way place square sq
 terrace parkway highway hwy close crescent mews gardens plaza apt apartment suite unit
 floor building block tower
@@ -171,6 +181,8 @@ paid from to cc bcc attachment attachments link url website web domain server en
 environment region zone cluster node pod namespace service endpoint api key token secret
 betreff objet oggetto asunto assunto onderwerp ämne emne temat author committer reporter
 assignee reviewer approver interpreter
+von an gesendet para enviado envoyé inviato verzonden från press media vicar rector
+chair chairperson secretary treasurer
 """)
 
 # Nationality, demonym and religion adjectives (the NRP category), matched in any case.
@@ -189,9 +201,71 @@ venezuelan ecuadorian bolivian uruguayan paraguayan mexican cuban jamaican haiti
 dominican guatemalan honduran salvadoran nicaraguan canadian australian israeli
 palestinian kurdish tamil sinhalese punjabi gujarati bengali sami maori aboriginal
 latino latina hispanic
+tongan samoan fijian maltese cypriot luxembourgish kosovar kyrgyz tajik turkmen mongolian
+tibetan uyghur burmese cambodian khmer laotian taiwanese nepalese bhutanese malagasy
+mauritian malawian liberian gambian guinean malian burkinabe chadian beninese togolese
+gabonese burundian djiboutian panamanian belizean bahamian barbadian trinidadian guyanese
+surinamese faroese greenlandic basque catalan galician flemish frisian corsican cornish
+yoruba igbo hausa zulu xhosa kikuyu pashtun baloch sindhi hazara chechen tatar romani
+african european asian caribbean arab nordic scandinavian slavic caucasian biracial
+afro-caribbean
 christian catholic protestant orthodox anglican baptist methodist lutheran evangelical
 pentecostal presbyterian mormon muslim moslem sunni shia shiite jewish hindu buddhist
 sikh jain atheist agnostic quaker zoroastrian bahai rastafarian taoist shinto
+""")
+
+# Nationalities and religions in the other languages of our documents (es, pt, it, fr, de,
+# nl, pl), in the forms that name a person or group. Forms that are also a language's name
+# ("español", "italiano", "français", "deutsch", "polski"), a country ("china", "india",
+# "argentina", "polen"), a dance ("polka") or trousers ("chino") are left out.
+FOREIGN_GROUP_WORDS = _words("""
+colombiano colombiana colombianos colombianas peruano peruana peruanos peruanas mexicano
+mexicana mexicanos mexicanas venezolano venezolana venezolanos venezolanas boliviano boliviana
+ecuatoriano ecuatoriana chileno chilena chilenos chilenas argentino argentinos
+argentinas cubano cubana cubanos cubanas dominicano dominicana paraguayo paraguaya uruguayo
+uruguaya hondureño hondureña guatemalteco guatemalteca salvadoreño salvadoreña nicaragüense
+costarricense panameño panameña puertorriqueño puertorriqueña brasileño brasileña brasileiro
+brasileira brasileiros brasileiras nigeriano nigeriana nigerianos nigerianas ucraniano
+ucraniana ucranianos rumano rumana rumanos marroquí marroquíes marroquino marroquina
+argelino argelina senegalés senegalesa senegaleses  ghanés ghanesa keniano keniana
+etíope somalí pakistaní paquistaní pakistano pakistana filipina filipinos filipinas
+venezuelana venezuelano angolano angolana caboverdiano caboverdiana cabo-verdiano
+cabo-verdiana moçambicano moçambicana guineense portuguesa portugueses portuguesas
+española españoles españolas francesa franceses francesas inglesa ingleses inglesas alemana
+alemanes alemanas italiana italianos italianas americana americanos americanas africano
+africana africanos africanas europeo europea europeos europeas asiático asiática
+latinoamericano latinoamericana polaco polaca polacos polacas ruso rusa rusos rusas turca
+turcos turcas sirio  sirios sirias iraquí iraní afgano afgana   chinas
+japonés japonesa japoneses coreano coreana indio hindú gitano gitana gitanos gitanas
+italiani italiane tedesco tedesca tedeschi tedesche francese francesi inglesi spagnolo
+spagnola spagnoli albanese albanesi rumeno rumena rumeni marocchino marocchina marocchini
+tunisino tunisina egiziano egiziana  ucraini peruviano peruviana cinese cinesi
+française françaises allemande allemandes anglaise anglaises espagnole espagnoles italienne
+italiennes portugaise portugaises polonaise polonaises marocain marocaine marocains
+marocaines algérien algérienne algériens algériennes tunisien tunisienne tunisiens
+sénégalais sénégalaise ivoirien ivoirienne ivoiriens camerounais camerounaise malien
+malienne maliens congolais congolaise haïtien haïtienne américain américaine américains
+canadien canadienne canadiens brésilien brésilienne vietnamien vietnamienne chinoise
+japonaise belge belges turque turques russe russes syrien syrienne afghane maghrébin
+maghrébine
+deutsche deutscher türke türkin türken polin  italiener italienerin franzose
+französin spanier spanierin russin amerikaner amerikanerin syrer syrerin afghanin
+österreicher österreicherin niederländer niederländerin grieche griechin kroate kroatin
+serbe serbin rumäne rumänin bulgare bulgarin ukrainer ukrainerin iraker irakerin iraner
+iranerin marokkaner marokkanerin nigerianer nigerianerin brasilianer brasilianerin kurde
+kurdin araber araberin eritreer eritreerin somalier somalierin kosovare kosovarin
+nederlander nederlandse marokkaan marokkaanse turkse surinamer surinaamse antilliaanse
+polak polacy niemiec niemka ukrainiec ukrainka białorusin białorusinka
+católico católica católicos católicas catolico catolica cattolico cattolica cattolici
+catholique catholiques katholisch katholische katholischer römisch-katholisch
+römisch-katholische katholiek katolik katoliczka katolicka evangélico evangélica evangélicos
+evangelico evangelica evangelisch evangelische evangelischer protestante protestantes
+protestanti protestants musulmán musulmana musulmanes musulmanas musulmano musulmana
+musulmani muçulmano muçulmana musulman musulmane musulmans muslimisch muslimische muslima
+moslim moslima muzułmanin muzułmanka islámico islâmico judío judía judíos judeu judia
+ebreo ebrea ebrei juif juive juifs jüdisch jüdische joods joodse żyd żydówka ortodoxo
+ortodoxa ortodosso ortodossa orthodoxe hinduista induista bouddhiste budista buddhista
+buddhistisch ateo atea ateu ateia athée atheïst atheistisch konfessionslos sij
 """)
 
 # Religions, which (unlike nationality adjectives: French fries, English class) almost always
