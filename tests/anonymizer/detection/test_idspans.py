@@ -16,7 +16,7 @@ from anonymizer.detection.idspans import (
     IdSpanModel,
     candidate_spans,
     classify_spans,
-    document_counts,
+    document_context,
     shipped_model,
     span_features,
     word_shape,
@@ -70,10 +70,64 @@ def test_word_shape_maps_character_classes():
 
 def test_features_read_the_column_header_above_a_table_cell():
     start = TABLE.index("004417")
-    feats = span_features(TABLE, start, start + 6, document_counts(TABLE))
+    feats = span_features(TABLE, start, start + 6, document_context(TABLE))
     assert "colhdr=member" in feats
     assert "num_leading_zero" in feats
     assert "line_first" in feats
+
+
+def context_features(text: str, surface: str, occurrence: int = 0) -> set[str]:
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(surface, start + 1)
+    return set(span_features(text, start, start + len(surface), document_context(text)))
+
+
+def test_features_read_the_header_of_tab_and_comma_separated_columns():
+    tabs = "Name\tAge\tBadge\nAnn Lee\t34\tKH-0112\nBo Roe\t41\tKH-0113\n"
+    assert {"colhdr=age", "cuecol=age"} <= context_features(tabs, "41")
+    assert {"colhdr=badge", "cuecol=id"} <= context_features(tabs, "KH-0113")
+    csv = "id,name,age\n7731,Ann Lee,34\n7732,Bob Roe,41\n"
+    assert {"colhdr=id", "cuecol=id"} <= context_features(csv, "7732")
+    assert "colhdr=age" in context_features(csv, "41")
+
+
+def test_features_compare_a_cell_with_its_neighbours_in_the_column():
+    assert "colnb=same" in context_features(TABLE, "004417")
+    assert "colnb_below=same" in context_features(TABLE, "004102")
+    mixed = "Code    Item\nAB-12   bolts\n7       nuts\n"
+    assert "colnb=other" in context_features(mixed, "7")
+
+
+def test_features_read_json_keys_command_line_flags_and_form_labels_above():
+    record = '{"admin":"ops-haruto","tenant_id": 48813}'
+    assert {"key=admin", "cuekey=handle"} <= context_features(record, "ops-haruto")
+    assert {"key=id", "cuekey=id"} <= context_features(record, "48813")
+    assert {"key=user", "cuekey=handle"} <= context_features("run --user jdoe now", "jdoe")
+    form = "Username:\n  bally-nights\n"
+    assert {"keyabove=username", "cueabove=handle"} <= context_features(form, "bally-nights")
+    assert not any(f.startswith("keyabove=") for f in context_features("A line.\n 9", "9"))
+
+
+def test_features_mark_cue_words_in_several_languages():
+    assert "cue>=age" in context_features("Sie ist 34 Jahre alt.", "34")
+    assert "cue>=age" in context_features("Elle a 34 ans.", "34")
+    assert "cue<=secret" in context_features("la contraseña del wifi es 2809", "2809")
+    assert not any(f.startswith("cue") for f in context_features("We met 34 times.", "34"))
+
+
+def test_speakers_of_a_chat_are_known_and_their_names_are_candidates():
+    chat = "[10:01] sunny: hi all\n[10:02] kev_99: yo\nwendy.ng: ok\nping sunny about it"
+    context = document_context(chat)
+    assert {"sunny", "kev_99", "wendy.ng"} <= context.speakers
+    mention = chat.rindex("sunny")
+    assert any(c.start == mention for c in candidate_spans(chat, None, context.speakers))
+    assert not any(c.start == mention for c in candidate_spans(chat))  # a common word alone
+    assert "speaker" in context_features(chat, "sunny", 1)
+
+
+def test_payment_addresses_without_a_domain_are_candidates():
+    assert "priya.s@okhdfc" in surfaces("Send it to priya.s@okhdfc by UPI.")
 
 
 def test_features_read_the_key_before_a_colon_and_the_neighbouring_words():
