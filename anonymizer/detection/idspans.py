@@ -48,7 +48,7 @@ NOT_EMITTED = frozenset(
 # A token: anything between spaces and the quotes, brackets and separators around values.
 _TOKEN = re.compile(r"[^\s\"'`,;()\[\]{}<>|=*]+")
 _LEAD = ":.-–—/\\"
-_TRAIL = ".:!?-–—/\\"
+_TRAIL = ".:!?+-–—/\\"
 _DIGIT = re.compile(r"\d")
 # URLs, paths and file names are the rules' (url) or nobody's: "s3://bucket/x", "a/b/c.txt"
 _NOT_AN_ID = re.compile(
@@ -237,8 +237,13 @@ def word_shape(token: str) -> str:
     )
 
 
+_REPEATS = re.compile(r"(.)\1+")
+
+
+@lru_cache(maxsize=16384)
 def _compressed(shape: str) -> str:
-    return re.sub(r"(.)\1+", r"\1\1", shape)
+    """Runs of one class cut to two: "XX-dddd" → "XX-dd"."""
+    return _REPEATS.sub(lambda m: m.group(1) * 2, shape)
 
 
 def _bucket(n: int) -> str:

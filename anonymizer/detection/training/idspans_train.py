@@ -60,7 +60,7 @@ MIN_IOU = 0.5
 PRUNE = 0.005  # a weight this small moves no decision (thresholds are chosen after pruning)
 UNTUNED_THRESHOLD = 0.9  # a category the tuning documents never showed it
 MIN_THRESHOLD = 0.4
-FP_COST = 3.0  # a threshold must find at least three spans for each false one it adds
+FP_COST = 2.0  # a threshold must find at least two spans for each false one it adds
 MIN_TUNING_POINTS = 30  # candidates above MIN_THRESHOLD a category needs for its own threshold
 
 
@@ -346,6 +346,10 @@ class _Table:
         self.parts.append(value)
         self.length += len(value)
 
+    def document(self, doc_id: str) -> dict[str, Any]:
+        """The text written so far as a training document."""
+        return {"id": doc_id, "text": "".join(self.parts), "spans": self.spans}
+
     def row(self, cells: list[tuple[str, str | None]]) -> None:
         for j, (value, label) in enumerate(cells):
             if self.style == "pipes":
@@ -398,7 +402,7 @@ def table_documents(n: int, seed: int) -> list[dict[str, Any]]:
                 else:
                     cells.append((_id_value(rng, kind, name), kind if is_id else None))
             table.row(cells)
-        docs.append({"id": f"table-{i}", "text": "".join(table.parts), "spans": table.spans})
+        docs.append(table.document(f"table-{i}"))
     return docs
 
 
@@ -577,7 +581,7 @@ def structured_documents(n: int, seed: int) -> list[dict[str, Any]]:
                 table.put(value, kind)
                 table.put(after, None)
             table.put("}\n" if style == "json" else "\n", None)
-        docs.append({"id": f"structured-{i}", "text": "".join(table.parts), "spans": table.spans})
+        docs.append(table.document(f"structured-{i}"))
     return docs
 
 
@@ -694,15 +698,14 @@ def _best_threshold(points: Sequence[tuple[float, bool]]) -> tuple[float, int, i
     return math.floor(best[0] * 10_000) / 10_000, best[1], best[2]
 
 
-def choose_thresholds(
-    model: IdSpanModel, tuning_docs: Sequence[dict[str, Any]]
+def thresholds_from_points(
+    scored: dict[str, list[tuple[float, bool]]],
 ) -> tuple[dict[str, float], dict[str, Any]]:
-    """A threshold on P(PII) for every category, chosen on the tuning documents: one shared by
-    all categories (found - FP_COST × false spans, over every category's candidates), and a
-    category's own only where it has at least MIN_TUNING_POINTS candidates above
-    MIN_THRESHOLD there; a handful of documents is too few to fit one category's threshold
-    (one table of age-group codes would switch ages off). Also returns what each finds."""
-    scored = _tuning_points(model, tuning_docs)
+    """A threshold on P(PII) for every category: one shared by all (found - FP_COST × false
+    spans over every category's candidates), and a category's own only where it has at least
+    MIN_TUNING_POINTS candidates above MIN_THRESHOLD; a handful of documents is too few to fit
+    one category's threshold (one table of age-group codes would switch ages off). Also
+    returns what each threshold finds among the points."""
     shared, tp, fp = _best_threshold([p for points in scored.values() for p in points])
     thresholds: dict[str, float] = {}
     found: dict[str, Any] = {"shared": {"threshold": shared, "found": tp, "false": fp}}
@@ -716,6 +719,14 @@ def choose_thresholds(
             "false": sum(not hit for p, hit in points if p >= threshold),
         }
     return thresholds, found
+
+
+def choose_thresholds(
+    model: IdSpanModel, tuning_docs: Sequence[dict[str, Any]]
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """The thresholds (`thresholds_from_points`) for the candidates that the rest of the
+    default detector leaves uncovered in the tuning documents."""
+    return thresholds_from_points(_tuning_points(model, tuning_docs))
 
 
 def tuning_documents() -> list[dict[str, Any]]:

@@ -244,3 +244,62 @@ def test_a_model_trained_and_saved_loads_and_separates_its_classes(tmp_path):
 
 def found_with(model: IdSpanModel, text: str) -> dict[str, str]:
     return {text[d.start : d.end]: d.category for d in classify_spans(text, [], model)}
+
+
+def test_a_category_with_few_tuning_candidates_takes_the_shared_threshold():
+    from anonymizer.detection.training import idspans_train as train
+
+    many = [(0.5 + i / 100, i >= 20) for i in range(train.MIN_TUNING_POINTS + 20)]
+    few = [(0.99, False), (0.98, False), (0.7, True)]  # one odd table would switch it off
+    thresholds, found = train.thresholds_from_points({"reference id": many, "age": few})
+    assert thresholds["age"] == found["shared"]["threshold"] < 0.99
+    assert found["reference id"]["own"] and not found["age"]["own"]
+    assert thresholds["reference id"] == pytest.approx(0.7, abs=1e-4)  # its own: no false above
+
+
+def test_a_threshold_is_floored_so_the_candidate_it_was_read_from_passes():
+    from anonymizer.detection.training.idspans_train import _best_threshold
+
+    threshold, tp, fp = _best_threshold([(0.66666666, True), (0.555, False)])
+    assert threshold == 0.6666 and (tp, fp) == (1, 0)  # rounding would give 0.6667
+    assert _best_threshold([(0.9, False), (0.8, False)]) == (1.0, 0, 0)
+
+
+CSV = (
+    "member_id,name,age,team\n"
+    "004102,Declan Furlong,34,North\n"
+    "004417,Siobhan Walsh,41,North\n"
+    "004588,Kuba Nowak,29,South\n"
+)
+
+
+def test_keyword_less_ids_and_ages_in_csv_columns_are_found():
+    got = found(CSV)
+    assert {got.get(i) for i in ("004102", "004417", "004588")} == {"internal id"}
+    assert {got.get(a) for a in ("34", "41", "29")} == {"age"}
+
+
+def test_an_age_column_of_a_tab_separated_table_is_found():
+    text = "Players\nName\tAge\tPosition\nAnn Lee\t34\tGoal\nBo Roe\t41\tWing\n"
+    assert found(text) == {"34": "age", "41": "age"}
+
+
+def test_user_names_in_a_chat_speaker_list_are_found_where_they_are_mentioned():
+    chat = "[10:01] sunny: anyone got the keys?\n[10:02] kev_99: ask sunny, she had them\n"
+    spans = classify_spans(chat, [])
+    mention = chat.index("ask sunny") + 4
+    assert any(d.start == mention and d.category == "handle" for d in spans)
+    assert found(chat).get("kev_99") == "handle"
+
+
+def test_user_names_and_secrets_under_form_labels_and_json_keys_are_found():
+    assert found("Login:\n  jmckenzie\nPassword:\n  Tr0ub4dor&3\n") == {
+        "jmckenzie": "handle",
+        "Tr0ub4dor&3": "secret",
+    }
+    assert found('{"user": "dfurlong", "role": "admin"}') == {"dfurlong": "handle"}
+
+
+def test_ports_retries_versions_years_times_and_amounts_in_a_log_line_are_not_identifiers():
+    text = "server listening on port 8080, retries=3, version 2.4.1 built 2023 at 14:30, €1,250.00"
+    assert found(text) == {}
