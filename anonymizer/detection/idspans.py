@@ -3,12 +3,16 @@ name `dfurlong` in a log line, a plate `CX 77 QL`, an age `34` in a sentence.
 
 The regex rules find identifiers by keyword or checksum; what is left is read from context,
 as a human redactor does. `candidate_spans` proposes short spans with identifier shapes
-(digits, letters mixed with digits, user-name shapes, number words), `span_features`
-describes each by its shape and its context (the words around it, the label before a colon
-on its line, the header above its table column, the line's layout), and a multinomial
-logistic regression over hashed features predicts a category or none. Training:
-`python -m anonymizer.detection.training.idspans_train` (scikit-learn); at run time the
-shipped weights are applied with numpy alone, so the detector needs no training library.
+(digits, letters mixed with digits, user-name shapes, number words, payment addresses, and
+lower-case words that are a chat speaker's name), `span_features` describes each by its shape
+and its context: the words around it and cue words for each kind of identifier in several
+languages, the key before it (`label:`, `user=`, `"owner": "`, `--user`) or the form label on
+the line above, the header above its table column (pipes, tabs, aligned spaces, CSV) and
+whether the cells above and below have its shape, the line's layout, and whether it names a
+speaker of the chat. A multinomial logistic regression over hashed features predicts a
+category or none. Training: `python -m anonymizer.detection.training.idspans_train`
+(scikit-learn); at run time the shipped weights are applied with numpy alone, so the detector
+needs no training library.
 """
 
 from __future__ import annotations

@@ -1,17 +1,20 @@
 """Train the identifier span classifier (`anonymizer.detection.idspans`) and ship its weights.
 
     python -m anonymizer.detection.training.idspans_train            # rebuild the shipped model
+    python -m anonymizer.detection.training.idspans_train --retune   # only choose thresholds again
 
 Training documents: `bench.corpus` (seed 7; the dev corpus uses 42), the NER's synthetic
 training generator (`synth`, seed 1), tables whose identifier columns are known only by their
-header (`table_documents`), documents of non-PII look-alikes (versions, times, amounts,
-code names: `distractor_documents`) and the hand-written training documents in
-`bench/train_hand/` (weighted up: the only text not written by a template). Half the examples
-are repeated without the words before them, since the generators put a keyword before
-nearly every identifier and the rules already find those. No development or frozen set is
-read for training. The per-category probability thresholds are
-then chosen on `dev-hand-hard` + `dev-hand-wild` (allowed for tuning), over the candidates
-the rest of the default detector leaves uncovered.
+header (`table_documents`), configs, logs, JSON records, forms and chats whose values are known
+only by their key, label or speaker (`structured_documents`), documents of non-PII look-alikes
+(versions, times, amounts, code names: `distractor_documents`) and every hand-written training
+document in `bench/train_hand/` (weighted up: the only text not written by a template). Half
+the examples are repeated without the words before them (and the cue words and keys read from
+them), since the generators put a keyword before nearly every identifier and the rules already
+find those. No development or frozen set is read for training. The probability thresholds are
+then chosen on `dev-hand-hard` + `dev-hand-wild` (allowed for tuning), over the candidates the
+rest of the default detector leaves uncovered: one shared by all categories, and a category's
+own only where those two sets hold enough of its candidates (`thresholds_from_points`).
 
 Why scikit-learn's LogisticRegression: a maintained, deterministic multinomial model over
 sparse hashed features that trains in minutes on two cores; its weights are a small matrix
@@ -604,20 +607,25 @@ def training_documents(
 
 
 def fit(
-    feature_lists: list[list[str]], labels: list[str], weights: list[float], c: float
+    feature_lists: list[list[str]],
+    labels: list[str],
+    weights: list[float],
+    c: float,
+    max_iter: int = 300,
 ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """Multinomial logistic regression; returns the labels, the used columns (sorted), their
     coefficients (columns × labels) and the intercepts."""
     from sklearn.linear_model import LogisticRegression
 
     matrix = hashed_matrix(feature_lists)
-    model = LogisticRegression(C=c, max_iter=300, tol=1e-4)
-    model.fit(matrix, labels, sample_weight=np.asarray(weights))
     used = np.unique(matrix.indices)
+    model = LogisticRegression(C=c, max_iter=max_iter, tol=1e-4)
+    # fitted on the used columns only: an unused column's weight stays 0 under L2 anyway
+    model.fit(matrix[:, used], labels, sample_weight=np.asarray(weights))
     coef, intercept = model.coef_, model.intercept_
     if len(model.classes_) == 2:  # sklearn keeps one row for two classes: logits (0, w·x + b)
         coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.r_[0.0, intercept]
-    return [str(x) for x in model.classes_], used.astype(np.int64), coef[:, used].T, intercept
+    return [str(x) for x in model.classes_], used.astype(np.int64), coef.T, intercept
 
 
 def save(

@@ -303,3 +303,32 @@ def test_user_names_and_secrets_under_form_labels_and_json_keys_are_found():
 def test_ports_retries_versions_years_times_and_amounts_in_a_log_line_are_not_identifiers():
     text = "server listening on port 8080, retries=3, version 2.4.1 built 2023 at 14:30, €1,250.00"
     assert found(text) == {}
+
+
+def test_training_twice_on_the_same_documents_writes_identical_weight_files(tmp_path):
+    pytest.importorskip("sklearn")
+    from anonymizer.detection.training import idspans_train as train
+
+    docs = (
+        train.table_documents(15, 1)
+        + train.structured_documents(15, 2)
+        + train.distractor_documents(15, 3)
+    )
+    for name in ("a", "b"):
+        feats, labels, weights = train.examples(docs, 1.0, random.Random(0))
+        classes, columns, coef, intercept = train.fit(feats, labels, weights, 0.1, max_iter=15)
+        train.save(tmp_path / name, classes, columns, coef, intercept, {"age": 0.5}, {})
+    for file in ("weights.npz", "meta.json"):
+        assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
+
+
+def test_structured_training_documents_label_values_by_their_key():
+    from anonymizer.detection.training.idspans_train import structured_documents
+
+    docs = structured_documents(40, 4)
+    labels = {s["label"] for d in docs for s in d["spans"]}
+    assert {"handle", "internal id", "secret", "age"} <= labels
+    for doc in docs:
+        for s in doc["spans"]:
+            value = doc["text"][s["start"] : s["end"]]
+            assert value and value == value.strip()
