@@ -67,7 +67,6 @@ _RUN_PIECE = re.compile(r"[A-Z0-9]{1,5}\.?")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _KEY_BEFORE = re.compile(r"([^\W\d_][\w .'/#-]{0,40}?)[\"']?\s*[:=#]\s*[\"'`]?$")
 _TIME_START = re.compile(r"\s*\[?\d{1,2}:\d{2}")
-_COLUMNS = re.compile(r"\t| {2,}|\s?\|\s?")
 _FLAG_BEFORE = re.compile(r"(?<!\S)--?([a-z][\w-]{0,24})[ =]$")
 _LABEL_LINE = re.compile(r"([^\W\d_][\w .'/#()-]{0,40}?)\s*[:#]\s*$")
 # A chat or log line's speaker: "dfurlong: ...", "[10:02] kev_99: ...", "<bally-nights> ...",
@@ -318,8 +317,7 @@ def _table_context(text: str, line_start: int, line_end: int, start: int, shape:
     column = start - line_start
     index = line[:column].count(separator) if separator != "  " else 0
     feats = ["column=yes"]
-    neighbours = 0
-    header_done = False
+    seen_above = header_done = False
     above = line_start - 1
     for step in range(12):
         if above <= 0:
@@ -332,8 +330,8 @@ def _table_context(text: str, line_start: int, line_end: int, start: int, shape:
         if separator == "," and prev.count(",") != line.count(","):
             continue
         cell = _cell(prev, separator, index, column).strip()
-        if step < 2 and not neighbours and cell and _DIGIT.search(prev):
-            neighbours = 1
+        if step < 2 and not seen_above and cell and _DIGIT.search(prev):
+            seen_above = True
             feats.append("colnb=" + ("same" if _compressed(word_shape(cell)) == shape else "other"))
         if not _DIGIT.search(prev):
             words = _WORD.findall(cell)
@@ -552,6 +550,7 @@ class IdSpanModel:
         """Softmax probabilities, one row per candidate, one column per label."""
         from scipy.sparse import csr_matrix
 
+        # a feature (or hash collision) counts once per row, as in the training matrix
         rows_of_columns = [{feature_index(f) for f in feats} for feats in feature_lists]
         lengths = np.fromiter(map(len, rows_of_columns), np.int64, len(rows_of_columns))
         hashed = np.fromiter((i for row in rows_of_columns for i in row), np.int64, lengths.sum())

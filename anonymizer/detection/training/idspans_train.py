@@ -55,7 +55,7 @@ SYNTH_SEED = 1
 DISTRACTOR_SEED = 3
 TABLE_SEED = 5
 STRUCTURED_SEED = 9
-HAND_WEIGHT = 4.0
+HAND_WEIGHT = 8.0
 DROPOUT_SHARE = 0.5
 NONE_WEIGHT = 3.0  # run-time candidates are mostly not PII; generated text is dense with it
 _KEYWORD_PREFIXES = ("w-", "key=", "cue<=", "cuekey=")
