@@ -137,17 +137,22 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _is_candidate_token(token: str, speakers: frozenset[str] = frozenset()) -> bool:
-    if not 1 <= len(token) <= MAX_LEN or _NOT_AN_ID.search(token):
-        return False
-    if _UPI.fullmatch(token):
-        return True
     if speakers and token in speakers and _SPEAKER_CANDIDATE.fullmatch(token):
+        return _may_be_identifier(token)
+    return _has_identifier_shape(token)
+
+
+def _may_be_identifier(token: str) -> bool:
+    return 1 <= len(token) <= MAX_LEN and not _NOT_AN_ID.search(token)
+
+
+@lru_cache(maxsize=65536)  # words recur: one look-up instead of half a dozen patterns
+def _has_identifier_shape(token: str) -> bool:
+    if not _may_be_identifier(token):
+        return False
+    if _UPI.fullmatch(token) or _DIGIT.search(token):
         return True
-    if _DIGIT.search(token):
-        return True
-    if _NUMBER_WORD.fullmatch(token):
-        return True
-    if _HANDLE_SHAPE.fullmatch(token):
+    if _NUMBER_WORD.fullmatch(token) or _HANDLE_SHAPE.fullmatch(token):
         return True
     if _LOWER_WORD.fullmatch(token) and is_rare_word(token):
         return True
