@@ -11,6 +11,7 @@ one run, never an absolute figure to assert.
     python -m bench.regex_speed                       # this tree's engine
     python -m bench.regex_speed --against main        # main's engine vs this tree's
     python -m bench.regex_speed --against main --sets dev-hand-hard,dev-long,large
+    python -m bench.regex_speed --anchor-report       # anchored rules' positions and matches
 
 `--sets` also compares the detections document by document on development sets
 (`bench.detection_bench` names; `large` is its 2 MB document), and fails on any difference.
@@ -162,6 +163,34 @@ def compare_sets(names: list[str], revision: str) -> bool:
     return same
 
 
+def anchor_report(text: str) -> list[tuple[str, int, int, bool]]:
+    """Per anchored rule: its anchor positions in `text` (as the engine finds them: at word
+    starts where the rule opens with a word boundary), its matches there, and whether the
+    engine runs it from its prefilter superset (`regex.SUPERSET_GATED_RULES`); most positions
+    first. A rule with many positions and few matches is a candidate for that list."""
+    from anonymizer.detection.regex import (
+        RULES,
+        SUPERSET_GATED_RULES,
+        AnchorIndex,
+        Rule,
+        anchor_sets,
+        iter_matches,
+        lower_same_length,
+    )
+
+    def anchored(rule: Rule) -> bool:
+        return bool(rule.anchors) and rule.trigger is None
+
+    lowered = lower_same_length(text)
+    positions = AnchorIndex(*anchor_sets(RULES, anchored)).positions(lowered)
+    rows = []
+    for rule in filter(anchored, RULES):
+        found = positions.get(rule.anchors, [])
+        matches = sum(1 for _ in iter_matches(rule, text, lowered, found)) if found else 0
+        rows.append((rule.rule_id, len(found), matches, rule.rule_id in SUPERSET_GATED_RULES))
+    return sorted(rows, key=lambda row: -row[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.regex_speed",
@@ -172,7 +201,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REF", help="git revision to compare with")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best kept)")
     parser.add_argument("--sets", help="comma-separated sets to compare document by document")
+    parser.add_argument(
+        "--anchor-report",
+        action="store_true",
+        help="per anchored rule: anchor positions and matches in the text (then exit)",
+    )
     args = parser.parse_args(argv)
+    if args.anchor_report:
+        print(f"{'rule':<32} {'positions':>9} {'matches':>8}  run from")
+        for rule_id, count, matches, gated in anchor_report(dev_text(args.mb)):
+            print(f"{rule_id:<32} {count:>9,} {matches:>8,}  {'superset' if gated else 'anchors'}")
+        return 0
     if args.sets:
         if not args.against:
             parser.error("--sets needs --against")

@@ -14,6 +14,8 @@ import hashlib
 import ipaddress
 import math
 import re
+from collections import Counter
+from functools import cache
 
 from stdnum.br import cpf
 from stdnum.es import dni, nie
@@ -205,11 +207,18 @@ def bech32_valid(candidate: str) -> bool:
 
 def shannon_entropy(value: str) -> float:
     """Bits per character of the string's own character distribution."""
-    n = len(value)
-    counts = [value.count(char) for char in dict.fromkeys(value)]  # in Counter's order
-    return -sum(c / n * math.log2(c / n) for c in counts)
+    terms = _entropy_terms(len(value))
+    return -sum(map(terms.__getitem__, Counter(value).values()))
 
 
+@cache
+def _entropy_terms(n: int) -> dict[int, float]:
+    """`c / n * log2(c / n)` for every count c of a string of length n, computed once per n
+    (summed in the same order, so the entropy is the same float as computing them afresh)."""
+    return {c: c / n * math.log2(c / n) for c in range(1, n + 1)}
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
 _WORDLIKE_RUN = re.compile(r"[a-z]{8,}|[A-Z]{8,}")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _SEPARATORS = re.compile(r"[_/.+=-]+")
@@ -221,10 +230,16 @@ SECRET_MIN_ENTROPY_HEX = 3.0  # hex has only 16 symbols (max 4 bits/char)
 
 def looks_like_secret(token: str) -> bool:
     """High-entropy token: long, mixed character classes, no dictionary-like letter runs."""
-    if len(token) < SECRET_MIN_LENGTH or not any(map(str.isdigit, token)):
+    if len(token) < SECRET_MIN_LENGTH:
         return False
-    has_lower = any(map(str.islower, token))
-    has_upper = any(map(str.isupper, token))
+    if token.isascii():  # the same character tests, by whole-string operations
+        if _ASCII_DIGIT.search(token) is None:
+            return False
+        has_lower, has_upper = token != token.upper(), token != token.lower()
+    else:
+        if not any(map(str.isdigit, token)):
+            return False
+        has_lower, has_upper = any(map(str.islower, token)), any(map(str.isupper, token))
     if not (has_lower or has_upper) or _WORDLIKE_RUN.search(token):
         return False
     parts = [p for p in _SEPARATORS.split(token) if p]

@@ -48,6 +48,7 @@ from anonymizer.detection.prefilter import (
     Gates,
     LiteralScanner,
     Prefilter,
+    hyperscan_available,
     opens_with_word_boundary,
 )
 from anonymizer.detection.wordlists import (
@@ -79,6 +80,7 @@ __all__ = [
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.5
 
 Refiner = Callable[[str, int, int], "tuple[int, int] | None"]
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -410,23 +412,46 @@ def _is_name_token(token: str) -> bool:
     return len(bare) > 1 and bare.lower() not in PARTICLES
 
 
+def _bare_words(words: list[str]) -> list[str]:
+    """`_bare` of each word (inlined: the refiners below run on every name-like match)."""
+    bares = []
+    for word in words:
+        bare = word.strip(".,;:!?")
+        bares.append((bare[:-2] if bare.endswith(_POSSESSIVE_ENDS) else bare).lower())
+    return bares
+
+
+def _words_span(text: str, start: int, words: list[str], first: int, last: int) -> Span:
+    """Where `words[first]` starts and `words[last - 1]` ends, for `words` the whitespace-split
+    `text[start:...]`: each word is the first occurrence of itself after the previous one, as
+    only whitespace lies between (`str.split` and `re`'s `\\s` agree on what whitespace is)."""
+    position = low = start
+    for index in range(last):
+        position = text.find(words[index], position)
+        if index == first:
+            low = position
+        position += len(words[index])
+    return low, position
+
+
 def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim common words off a capitalised run; keep it only if two name-like words remain."""
-    tokens = _tokens(text, start, end)
-    bares = [_bare(token[2]) for token in tokens]
-    first, last = 0, len(tokens)
+    words = text[start:end].split()
+    bares = _bare_words(words)
+    first, last = 0, len(words)
     while first < last and bares[first] in _NOT_NAME_START:
         first += 1
     while first < last and (
-        bares[last - 1] in _NOT_NAME_START or not _is_name_token(tokens[last - 1][2])
+        bares[last - 1] in _NOT_NAME_START or not _is_name_token(words[last - 1])
     ):
         last -= 1
-    names = [_is_name_token(token[2]) for token in tokens[first:last]]
-    if sum(names) < 2 or not names[0]:
+    if first == last or not _is_name_token(words[first]):
         return None
+    if not any(_is_name_token(word) for word in words[first + 1 : last]):
+        return None  # one name-like word only
     if any(bare in _NOT_NAME_ANYWHERE for bare in bares[first:last]):
         return None
-    return tokens[first][0], tokens[last - 1][1]
+    return _words_span(text, start, words, first, last)
 
 
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -441,22 +466,23 @@ def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | Non
 
 def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     """An any-case name after a label or greeting: stop at the first common word."""
-    tokens = _tokens(text, start, end)
-    if not tokens or _bare(tokens[0][2]) in NOT_A_NAME:
+    words = text[start:end].split()
+    if not words:
         return None
-    kept = [tokens[0]]
-    for token in tokens[1:]:
-        if _bare(token[2]) in _ENDS_CONTEXT_NAME:
-            break
-        kept.append(token)
-    while len(kept) > 1 and _bare(kept[-1][2]) in PARTICLES:
-        kept.pop()
-    if any(_bare(t[2]) in _NOT_NAME_ANYWHERE for t in kept):
+    bares = _bare_words(words)
+    if bares[0] in NOT_A_NAME:
         return None
-    last_end = kept[-1][1]
-    while last_end > kept[0][0] and text[last_end - 1] in ".,;:!?":
+    kept = 1
+    while kept < len(words) and bares[kept] not in _ENDS_CONTEXT_NAME:
+        kept += 1
+    while kept > 1 and bares[kept - 1] in PARTICLES:
+        kept -= 1
+    if any(bare in _NOT_NAME_ANYWHERE for bare in bares[:kept]):
+        return None
+    first_start, last_end = _words_span(text, start, words, 0, kept)
+    while last_end > first_start and text[last_end - 1] in ".,;:!?":
         last_end -= 1
-    return kept[0][0], last_end
+    return first_start, last_end
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
@@ -3929,6 +3955,39 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# Anchored rules run from their prefilter superset instead of their anchors. Their anchors
+# are common words ("my ", "in ", "mon", "patient"): on the development text each of these
+# rules has over 4,000 anchor positions per 2 MB and a match at under a quarter of them, so
+# one literal report and one `re.match` per position cost more than a superset in the block
+# pass, which rejects most of those positions there (`python -m bench.regex_speed
+# --anchor-report` prints the figures). Their `anchors` stay: they still document the rule,
+# and the detections are the same either way.
+SUPERSET_GATED_RULES = frozenset(
+    {
+        "age_phrase",
+        "date_weekday_day",
+        "internal_id_key_value",
+        "location_preposition",
+        "person_intro_capitalised",
+        "person_key_value",
+        "person_label",
+        "person_ranked",
+        "person_role",
+        "person_role_lower",
+        "phone_context",
+    }
+)
+
+
+def runs_at_anchors(rule: Rule) -> bool:
+    """Whether the engine tries `rule` only where its anchors start (else its superset, or
+    its trigger, gates it in the shared prefilter pass; without Hyperscan there is no such
+    pass, and the rules of `SUPERSET_GATED_RULES` keep to their anchors)."""
+    if not rule.anchors or rule.trigger is not None:
+        return False
+    return rule.rule_id not in SUPERSET_GATED_RULES or not hyperscan_available()
+
+
 def _extends_another(anchor: str, anchors: tuple[str, ...]) -> bool:
     """Whether another of `anchors` is a prefix of `anchor` (so `anchor` starts nowhere else)."""
     return any(other != anchor and anchor.startswith(other) for other in anchors)
@@ -4083,27 +4142,24 @@ class RegexDetector:
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
-        self.anchor_index = AnchorIndex(*anchor_sets(rules))
         self.prefilter = shared_prefilter(rules)
         # rules with the same pattern, anchors and trigger (reading other groups) share matches
         keys: dict[tuple[Any, ...], int] = {}
         self.match_keys = [
             keys.setdefault((rule.pattern, rule.anchors, rule.trigger), len(keys)) for rule in rules
         ]
-        # which rules can match in a text, by the anchor sets and block-pass ids seen in it
-        self.ungated: list[int] = []
-        self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
-        self.rules_by_gate: dict[int, list[int]] = {}
-        for index, rule in enumerate(rules):
-            if rule.anchors and rule.trigger is None:
-                self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
-                continue
-            gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
-            gate_ids = self.prefilter.gate_ids(gated)
-            if gate_ids is None:
-                self.ungated.append(index)
-            for gate_id in gate_ids or ():
-                self.rules_by_gate.setdefault(gate_id, []).append(index)
+        self.plan = RulePlan(rules, self.prefilter, runs_at_anchors)
+        # a text shorter than one prefilter block runs every anchored rule at its anchors:
+        # there a superset's backward scan or search costs more than the few anchor positions
+        self.short_plan = RulePlan(rules, self.prefilter, _anchored)
+
+    @property
+    def anchor_index(self) -> AnchorIndex:
+        return self.plan.anchor_index
+
+    @anchor_index.setter
+    def anchor_index(self, index: AnchorIndex) -> None:
+        self.plan.anchor_index = self.short_plan.anchor_index = index
 
     def warm_up(self) -> None:
         """Compile everything the prefilter would otherwise compile during the first jobs."""
@@ -4117,14 +4173,16 @@ class RegexDetector:
             return self._detect(text)
 
     def _detect(self, text: str) -> list[Detection]:
+        plan = self.plan if len(text) > self.prefilter.block else self.short_plan
         lowered = lower_same_length(text)
-        anchor_positions = self.anchor_index.positions(lowered)
+        anchor_positions = plan.anchor_index.positions(lowered)
         gates = self.prefilter.gates(text)
+        at_anchors = plan.at_anchors
         trigger_windows: dict[int, list[tuple[int, int]]] = {}
         found: list[Detection] = []
         shared: dict[int, list[re.Match[str]]] = {}
         rules, match_keys = self.rules, self.match_keys
-        for index in self.candidates(anchor_positions, gates):
+        for index in self.candidates(anchor_positions, gates, plan):
             rule, key = rules[index], match_keys[index]
             if rule.requires and not any(word in lowered for word in rule.requires):
                 continue
@@ -4137,7 +4195,7 @@ class RegexDetector:
                         )
                     windows = trigger_windows[id(rule.trigger)]
                     matches = list(gates.finditer_in_windows(rule.pattern, text, windows))
-                elif rule.anchors:
+                elif index in at_anchors:
                     positions = anchor_positions.get(rule.anchors)
                     matches = (
                         list(iter_matches(rule, text, lowered, positions)) if positions else []
@@ -4150,7 +4208,10 @@ class RegexDetector:
         return found
 
     def candidates(
-        self, anchor_positions: Collection[tuple[str, ...]], gates: Gates
+        self,
+        anchor_positions: Collection[tuple[str, ...]],
+        gates: Gates,
+        plan: RulePlan | None = None,
     ) -> Iterable[int]:
         """Indexes, in order, of the rules that can match in a text: those of which an anchor
         occurs in it or whose superset (or run sentinel) fired in its block pass, and those
@@ -4158,13 +4219,42 @@ class RegexDetector:
         the few rules it can wake."""
         if gates.fired is None:
             return range(len(self.rules))
-        chosen = set(self.ungated)
-        rules_by_anchors, rules_by_gate = self.rules_by_anchors, self.rules_by_gate
+        plan = plan or self.plan
+        chosen = set(plan.ungated)
+        rules_by_anchors, rules_by_gate = plan.rules_by_anchors, plan.rules_by_gate
         for anchors in anchor_positions:
             chosen.update(rules_by_anchors.get(anchors, ()))
         for gate_id in gates.fired:
             chosen.update(rules_by_gate.get(gate_id, ()))
         return sorted(chosen)
+
+
+def _anchored(rule: Rule) -> bool:
+    return bool(rule.anchors) and rule.trigger is None
+
+
+class RulePlan:
+    """How a text's rules run: which of them at their anchors (`at_anchors`, found by
+    `anchor_index`), and which rules each anchor set or block-pass id wakes."""
+
+    def __init__(
+        self, rules: tuple[Rule, ...], prefilter: Prefilter, at_anchors: Callable[[Rule], bool]
+    ) -> None:
+        self.anchor_index = AnchorIndex(*anchor_sets(rules, at_anchors))
+        self.at_anchors = frozenset(i for i, rule in enumerate(rules) if at_anchors(rule))
+        self.ungated: list[int] = []
+        self.rules_by_anchors: dict[tuple[str, ...], list[int]] = {}
+        self.rules_by_gate: dict[int, list[int]] = {}
+        for index, rule in enumerate(rules):
+            if index in self.at_anchors:
+                self.rules_by_anchors.setdefault(rule.anchors, []).append(index)
+                continue
+            gated = rule.pattern if rule.trigger is None else rule.trigger.pattern
+            gate_ids = prefilter.gate_ids(gated)
+            if gate_ids is None:
+                self.ungated.append(index)
+            for gate_id in gate_ids or ():
+                self.rules_by_gate.setdefault(gate_id, []).append(index)
 
 
 @contextmanager
@@ -4185,12 +4275,12 @@ def collector_paused() -> Iterator[None]:
 
 
 def anchor_sets(
-    rules: Iterable[Rule],
+    rules: Iterable[Rule], at_anchors: Callable[[Rule], bool] = runs_at_anchors
 ) -> tuple[list[tuple[str, ...]], set[tuple[str, ...]]]:
-    """The anchor sets of the anchored rules (run at their anchors), and those of them found
-    only at word starts: every rule holding the set opens with a word boundary
+    """The anchor sets of the rules run at their anchors (`at_anchors`), and those of them
+    found only at word starts: every rule holding the set opens with a word boundary
     (`opens_with_word_boundary`) and each of its anchors starts with a word character."""
-    anchored = [rule for rule in rules if rule.anchors and rule.trigger is None]
+    anchored = [rule for rule in rules if at_anchors(rule)]
     sets = [rule.anchors for rule in anchored]
     not_at_word_start = {
         rule.anchors
@@ -4213,7 +4303,7 @@ def shared_prefilter(rules: tuple[Rule, ...]) -> Prefilter:
         for pattern in (
             (rule.pattern, rule.trigger.pattern) if rule.trigger is not None else (rule.pattern,)
         )
-        if not rule.anchors or rule.trigger is not None
+        if not runs_at_anchors(rule)
     )
     if patterns not in _PREFILTERS:
         _PREFILTERS[patterns] = Prefilter(patterns)
@@ -4228,7 +4318,7 @@ def unrestricted_rules(rules: tuple[Rule, ...] = RULES) -> list[str]:
         rule.rule_id
         for rule in rules
         if (rule.trigger is not None and rule.trigger.pattern not in gated)
-        or (not rule.anchors and rule.trigger is None and rule.pattern not in gated)
+        or (not runs_at_anchors(rule) and rule.trigger is None and rule.pattern not in gated)
     ]
 
 

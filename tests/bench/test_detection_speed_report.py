@@ -78,3 +78,16 @@ def test_set_comparison_reports_each_set_and_refuses_frozen_sets(
     assert "dev-hand: 46 documents" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="lead only"):
         set_documents("frozen-hand")
+
+
+def test_the_anchor_report_counts_each_anchored_rule_s_positions_and_matches() -> None:
+    from anonymizer.detection.regex import RULES, SUPERSET_GATED_RULES
+    from bench.regex_speed import anchor_report
+
+    text = "Patient: Ana Lima. Client: Rui Costa. My patient is well."
+    rows = {row[0]: row[1:] for row in anchor_report(text)}
+    assert set(rows) == {r.rule_id for r in RULES if r.anchors and r.trigger is None}
+    count, matches, gated = rows["person_label"]
+    assert count >= 3 and 1 <= matches < count
+    assert gated is ("person_label" in SUPERSET_GATED_RULES)
+    assert all(matches <= count for count, matches, _ in rows.values())

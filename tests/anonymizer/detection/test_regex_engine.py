@@ -10,11 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from anonymizer.detection import prefilter
+from anonymizer.detection import prefilter, regex
 from anonymizer.detection.prefilter import RUN_LIMIT, opens_with_word_boundary
 from anonymizer.detection.propagation import name_words, propagate_names
 from anonymizer.detection.regex import (
     RULES,
+    SUPERSET_GATED_RULES,
     AnchorIndex,
     RegexDetector,
     Rule,
@@ -22,6 +23,7 @@ from anonymizer.detection.regex import (
     anchor_sets,
     collector_paused,
     lower_same_length,
+    runs_at_anchors,
 )
 from anonymizer.types import Detection
 from bench import dev_sets
@@ -182,6 +184,93 @@ def test_word_start_anchors_are_found_where_no_ascii_word_character_stands_befor
             if p == 0 or not re.fullmatch(r"\w", lowered[p - 1], re.ASCII)
         ]
         assert found.get(anchors, []) == expected, anchors
+
+
+NON_ASCII_ANCHORS = [("ул.", "вул.", "улица"), ("nº", "n°"), ("né", "née"), ("ş", "aş"), ("ba",)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ул. Ленина, вул. Шевченка, вулиця, улица; nº 5 n° 6 ñº; né, née, Renée; ş aş başka",
+        "ул.ул.вул.xул. _ул. 1né ené -né ş",
+        "ş",
+        "",
+    ],
+)
+@pytest.mark.parametrize("word_start", [True, False])
+def test_anchors_holding_non_ascii_characters_are_found_by_that_character(
+    text: str, word_start: bool
+) -> None:
+    """Found in one pass for the non-ASCII characters they hold, at any offset inside them,
+    with overlapping occurrences ("ул." inside "вул.") and at the text's start."""
+    lowered = lower_same_length(text)
+    index = AnchorIndex(
+        NON_ASCII_ANCHORS, word_start=set(NON_ASCII_ANCHORS) if word_start else set()
+    )
+    scanner = index.scanner
+    if scanner.database is not None:
+        assert not scanner.by_find and scanner.by_char  # the one-pass search runs
+    found = index.positions(lowered)
+    for anchors in NON_ASCII_ANCHORS:
+        expected = [
+            p
+            for p in brute_force_positions(lowered, anchors)
+            if not word_start or p == 0 or not re.fullmatch(r"\w", lowered[p - 1], re.ASCII)
+        ]
+        assert found.get(anchors, []) == expected, anchors
+
+
+def test_the_superset_gated_rules_are_anchored_rules_run_from_the_prefilter() -> None:
+    detector = RegexDetector()
+    by_id = {rule.rule_id: rule for rule in RULES}
+    assert SUPERSET_GATED_RULES <= set(by_id)
+    anchored_sets = set(detector.anchor_index.anchor_sets)
+    for rule_id in SUPERSET_GATED_RULES:
+        rule = by_id[rule_id]
+        assert rule.anchors and rule.trigger is None and not runs_at_anchors(rule)
+        assert rule.pattern in detector.prefilter.supersets
+        if not any(runs_at_anchors(r) and r.anchors == rule.anchors for r in RULES):
+            assert rule.anchors not in anchored_sets  # its literals are no longer searched
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_texts_up_to_one_block_run_the_gated_rules_at_their_anchors(extra: int) -> None:
+    detector = RegexDetector()
+    gated = {i for i, rule in enumerate(RULES) if rule.rule_id in SUPERSET_GATED_RULES}
+    if detector.prefilter.database is not None:
+        assert gated <= detector.short_plan.at_anchors
+        assert not gated & detector.plan.at_anchors
+    block = detector.prefilter.block
+    text = "\n\n".join(dev_documents())[: block + extra]
+    assert len(text) == block + extra
+    assert sorted(detector.detect(text), key=repr) == sorted(reference_detect(text), key=repr)
+
+
+def test_a_superset_gated_rule_finds_what_it_finds_at_its_anchors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "\n\n".join(dev_documents()[:150])
+    gated = RegexDetector().detect(text)
+    monkeypatch.setattr(regex, "SUPERSET_GATED_RULES", frozenset())
+    monkeypatch.setattr(regex, "_PREFILTERS", {})
+    at_anchors = RegexDetector().detect(text)
+    assert {d.rule_id for d in gated} >= set(regex.SUPERSET_GATED_RULES) - {"person_ranked"}
+    assert sorted(gated, key=repr) == sorted(at_anchors, key=repr)
+
+
+def test_without_hyperscan_the_superset_gated_rules_keep_to_their_anchors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "\n\n".join(dev_documents()[:60])
+    with_hyperscan = RegexDetector().detect(text)
+    monkeypatch.setattr(prefilter, "hyperscan", None)
+    monkeypatch.setattr(regex, "_PREFILTERS", {})
+    detector = RegexDetector()
+    by_id = {rule.rule_id: rule for rule in RULES}
+    assert all(runs_at_anchors(by_id[rule_id]) for rule_id in SUPERSET_GATED_RULES)
+    assert by_id["person_label"].anchors in detector.anchor_index.anchor_sets
+    assert sorted(detector.detect(text), key=repr) == sorted(with_hyperscan, key=repr)
 
 
 @pytest.mark.parametrize(
