@@ -3,12 +3,16 @@ name `dfurlong` in a log line, a plate `CX 77 QL`, an age `34` in a sentence.
 
 The regex rules find identifiers by keyword or checksum; what is left is read from context,
 as a human redactor does. `candidate_spans` proposes short spans with identifier shapes
-(digits, letters mixed with digits, user-name shapes, number words), `span_features`
-describes each by its shape and its context (the words around it, the label before a colon
-on its line, the header above its table column, the line's layout), and a multinomial
-logistic regression over hashed features predicts a category or none. Training:
-`python -m anonymizer.detection.training.idspans_train` (scikit-learn); at run time the
-shipped weights are applied with numpy alone, so the detector needs no training library.
+(digits, letters mixed with digits, user-name shapes, number words, payment addresses, and
+lower-case words that are a chat speaker's name), `span_features` describes each by its shape
+and its context: the words around it and cue words for each kind of identifier in several
+languages, the key before it (`label:`, `user=`, `"owner": "`, `--user`) or the form label on
+the line above, the header above its table column (pipes, tabs, aligned spaces, CSV) and
+whether the cells above and below have its shape, the line's layout, and whether it names a
+speaker of the chat. A multinomial logistic regression over hashed features predicts a
+category or none. Training: `python -m anonymizer.detection.training.idspans_train`
+(scikit-learn); at run time the shipped weights are applied with numpy alone, so the detector
+needs no training library.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ NOT_EMITTED = frozenset(
 # A token: anything between spaces and the quotes, brackets and separators around values.
 _TOKEN = re.compile(r"[^\s\"'`,;()\[\]{}<>|=*]+")
 _LEAD = ":.-–—/\\"
-_TRAIL = ".:!?-–—/\\"
+_TRAIL = ".:!?+-–—/\\"
 _DIGIT = re.compile(r"\d")
 # URLs, paths and file names are the rules' (url) or nobody's: "s3://bucket/x", "a/b/c.txt"
 _NOT_AN_ID = re.compile(
@@ -61,10 +65,48 @@ _LOWER_WORD = re.compile(r"[a-z]{4,20}")
 _INNER_UPPER = re.compile(r"[a-z].*[A-Z]|[A-Z]{2}.*[a-z]")
 _RUN_PIECE = re.compile(r"[A-Z0-9]{1,5}\.?")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_KEY_BEFORE = re.compile(r"([^\W\d_][\w .'/#-]{0,40}?)\s*[:=#]\s*$")
+_KEY_BEFORE = re.compile(r"([^\W\d_][\w .'/#-]{0,40}?)[\"']?\s*[:=#]\s*[\"'`]?$")
 _TIME_START = re.compile(r"\s*\[?\d{1,2}:\d{2}")
-_COLUMNS = re.compile(r"\t| {2,}|\s?\|\s?")
+_FLAG_BEFORE = re.compile(r"(?<!\S)--?([a-z][\w-]{0,24})[ =]$")
+_LABEL_LINE = re.compile(r"([^\W\d_][\w .'/#()-]{0,40}?)\s*[:#]\s*$")
+# A chat or log line's speaker: "dfurlong: ...", "[10:02] kev_99: ...", "<bally-nights> ...",
+# "12:01 - @wendy.ng: ..." (the name is kept; a speaker elsewhere in the text is a user name)
+_SPEAKER = re.compile(
+    r"^[ \t]*(?:[\[(]?[\d/.,-]*\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?[\])]?"
+    r"[ \t]*[-–—]?[ \t]*)?(?:<@?([^\s<>]{2,40})>|@?([\w.\-]{2,40})[ \t]*:(?!//|\d))",
+    re.MULTILINE,
+)
+_SPEAKER_CANDIDATE = re.compile(r"[a-z][a-z0-9._-]{2,39}")
+_UPI = re.compile(r"[a-z0-9][\w.-]{1,40}@[a-z]{2,12}", re.IGNORECASE)
 RARE_ZIPF = 2.0
+CUE_WINDOW = 6  # words before a candidate read for cue words
+
+# Words that announce one kind of identifier, in the languages we read. They are features,
+# not rules: the model learns how much each tells (a "code" may be a secret or an id).
+_CUE_WORDS = {
+    "age": "age aged ages years yrs yr y/o old turned turns turning birthday bday "
+    "alter jahre jahren jährig alt ans âge âgé âgée años edad anni anno età lat lata wiek "
+    "jaar jaren leeftijd år ålder vuotta idade anos",
+    "id": "id ids no nr nº n° number num member membership customer client account acct "
+    "badge employee emp staff personnel student patient pupil matricule nummer numéro "
+    "número numero kundennummer mitglied socio tenant uid userid sku serial asset card "
+    "contract policy meter zähler",
+    "reference": "ref reference case ticket order invoice claim booking incident docket "
+    "tracking confirmation conf dossier aktenzeichen référence referencia pedido commande "
+    "bestellung rechnung factura facture rx prescription file application reservation",
+    "handle": "user username usr login handle nick nickname owner author assignee reporter "
+    "cn dm benutzer benutzername utilisateur usuario utente pseudo upi vpa admin committer "
+    "actor profile instagram twitter telegram discord github gitlab slack skype",
+    "secret": "password passwd pwd pass passphrase passcode pin token secret key apikey "
+    "bearer auth credential credentials otp code codes wifi wlan passwort kennwort mot "
+    "clave contraseña código senha hasło parola salasana lösenord",
+    "plate": "plate plates reg registration vehicle car van truck lorry index "
+    "kennzeichen immatriculation matrícula matricula targa rejestracja kenteken",
+}
+CUES: dict[str, tuple[str, ...]] = {}
+for _kind, _words in _CUE_WORDS.items():
+    for _word in _words.split():
+        CUES[_word] = (*CUES.get(_word, ()), _kind)
 
 
 @lru_cache(maxsize=65536)
@@ -94,18 +136,44 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _is_candidate_token(token: str) -> bool:
-    if not 1 <= len(token) <= MAX_LEN or _NOT_AN_ID.search(token):
+def _is_candidate_token(token: str, speakers: frozenset[str] = frozenset()) -> bool:
+    if speakers and token in speakers and _SPEAKER_CANDIDATE.fullmatch(token):
+        return _may_be_identifier(token)
+    return _has_identifier_shape(token)
+
+
+def _may_be_identifier(token: str) -> bool:
+    return 1 <= len(token) <= MAX_LEN and not _NOT_AN_ID.search(token)
+
+
+@lru_cache(maxsize=65536)  # words recur: one look-up instead of half a dozen patterns
+def _has_identifier_shape(token: str) -> bool:
+    if not _may_be_identifier(token):
         return False
-    if _DIGIT.search(token):
+    if _UPI.fullmatch(token) or _DIGIT.search(token):
         return True
-    if _NUMBER_WORD.fullmatch(token):
-        return True
-    if _HANDLE_SHAPE.fullmatch(token):
+    if _NUMBER_WORD.fullmatch(token) or _HANDLE_SHAPE.fullmatch(token):
         return True
     if _LOWER_WORD.fullmatch(token) and is_rare_word(token):
         return True
     return len(token) >= 4 and bool(_INNER_UPPER.search(token))
+
+
+@dataclass(frozen=True)
+class DocumentContext:
+    """What the features read from the whole document once: how often each token occurs and
+    the speakers of its chat or log lines (lower case)."""
+
+    counts: Counter[str]
+    speakers: frozenset[str]
+
+
+def document_context(text: str) -> DocumentContext:
+    """The document-wide facts `span_features` reads (see `DocumentContext`)."""
+    speakers = frozenset(
+        (m.group(1) or m.group(2)).lower().strip(".-") for m in _SPEAKER.finditer(text)
+    )
+    return DocumentContext(document_counts(text), speakers)
 
 
 class Coverage:
@@ -121,10 +189,13 @@ class Coverage:
         return i > 0 and self.max_end[i - 1] > start
 
 
-def candidate_spans(text: str, covered: Coverage | None = None) -> list[Candidate]:
-    """Single tokens with an identifier shape, and runs of 2-6 short upper-case/digit groups
-    separated by single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C"); none that
-    overlaps a `covered` span."""
+def candidate_spans(
+    text: str, covered: Coverage | None = None, speakers: frozenset[str] = frozenset()
+) -> list[Candidate]:
+    """Single tokens with an identifier shape (or lower-case ones that are a chat speaker's
+    name elsewhere in the text), and runs of 2-6 short upper-case/digit groups separated by
+    single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C"); none that overlaps a
+    `covered` span."""
     out: list[Candidate] = []
     run: list[tuple[int, int]] = []
 
@@ -140,7 +211,7 @@ def candidate_spans(text: str, covered: Coverage | None = None) -> list[Candidat
             close_run()
             continue
         if (covered is None or not covered.overlaps(start, end)) and _is_candidate_token(
-            text[start:end]
+            text[start:end], speakers
         ):
             out.append(Candidate(start, end))
         if _RUN_PIECE.fullmatch(text, m.start(), m.end()) and (
@@ -174,8 +245,13 @@ def word_shape(token: str) -> str:
     )
 
 
+_REPEATS = re.compile(r"(.)\1+")
+
+
+@lru_cache(maxsize=16384)
 def _compressed(shape: str) -> str:
-    return re.sub(r"(.)\1+", r"\1\1", shape)
+    """Runs of one class cut to two: "XX-dddd" → "XX-dd"."""
+    return _REPEATS.sub(lambda m: m.group(1) * 2, shape)
 
 
 def _bucket(n: int) -> str:
@@ -205,41 +281,113 @@ def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return low, len(text) if high < 0 else high
 
 
-def _column_header(text: str, line_start: int, start: int) -> str | None:
-    """The header word above the candidate's column in a table laid out with runs of spaces,
-    tabs or pipes: the nearest line above (within 12) with no digits that has text there."""
-    line_end = text.find("\n", start)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
-    if not _COLUMNS.search(line):
-        return None
-    piped = "|" in line
-    column = start - line_start
-    field_index = line[:column].count("|")
-    above = line_start - 1
-    for _ in range(12):
-        if above <= 0:
-            return None
-        prev_start = text.rfind("\n", 0, above) + 1
-        prev = text[prev_start:above]
-        above = prev_start - 1
-        if not prev.strip() or _DIGIT.search(prev) or set(prev.strip()) <= set("-=|+: "):
-            continue
-        if piped:
-            fields = prev.split("|")
-            cell = fields[field_index] if field_index < len(fields) else ""
-        else:
-            left = prev.rfind("  ", 0, column + 1)
-            right = prev.find("  ", column)
-            cell = prev[left + 1 if left >= 0 else 0 : right if right >= 0 else len(prev)]
-        words = _WORD.findall(cell)
-        return " ".join(w.lower() for w in words[:3]) if words else None
+def _separator(line: str) -> str | None:
+    """How a table line separates its cells: pipes, tabs, commas without a space after them
+    (CSV), runs of spaces (aligned columns); None for a line of prose."""
+    if "|" in line:
+        return "|"
+    if "\t" in line:
+        return "\t"
+    if "  " in line.strip():
+        return "  "
+    if line.count(",") >= 2 and ", " not in line:
+        return ","
     return None
 
 
-def span_features(text: str, start: int, end: int, counts: Counter[str] | None = None) -> list[str]:
+def _cell(line: str, separator: str, index: int, column: int) -> str:
+    """The cell of `line` in field `index` (or, for aligned columns, at character `column`)."""
+    if separator != "  ":
+        fields = line.split(separator)
+        return fields[index] if index < len(fields) else ""
+    if column >= len(line) or line[column] == " ":
+        return ""
+    left = line.rfind("  ", 0, column + 1)
+    right = line.find("  ", column)
+    return line[left + 1 if left >= 0 else 0 : right if right >= 0 else len(line)]
+
+
+def _is_rule(line: str) -> bool:
+    return set(line.strip()) <= set("-=|+: \t")
+
+
+def _table_context(text: str, line_start: int, line_end: int, start: int, shape: str) -> list[str]:
+    """Features of a table cell: the header words above its column (the nearest line within
+    12 with no digits and the same separator), and whether the cells above and below it in
+    the same column have its shape (a column of similar ids)."""
+    line = text[line_start:line_end]
+    separator = _separator(line)
+    if separator is None:
+        return []
+    column = start - line_start
+    index = line[:column].count(separator) if separator != "  " else 0
+    feats = ["column=yes"]
+    seen_above = header_done = False
+    above = line_start - 1
+    for step in range(12):
+        if above <= 0:
+            break
+        prev_start = text.rfind("\n", 0, above) + 1
+        prev = text[prev_start:above]
+        above = prev_start - 1
+        if not prev.strip() or _is_rule(prev) or (separator != "  " and separator not in prev):
+            continue
+        if separator == "," and prev.count(",") != line.count(","):
+            continue
+        cell = _cell(prev, separator, index, column).strip()
+        if step < 2 and not seen_above and cell and _DIGIT.search(prev):
+            seen_above = True
+            feats.append("colnb=" + ("same" if _compressed(word_shape(cell)) == shape else "other"))
+        if not _DIGIT.search(prev):
+            words = _WORD.findall(cell)
+            for w in words[:3]:
+                feats.append("colhdr=" + _context_word(w))
+                feats.extend("cuecol=" + kind for kind in CUES.get(w.lower(), ()))
+            header_done = True
+            break
+    if not header_done:
+        feats.append("colhdr=none")
+    below = text.find("\n", line_end + 1)
+    nxt = text[line_end + 1 : len(text) if below < 0 else below] if line_end < len(text) else ""
+    if nxt.strip() and (separator == "  " or separator in nxt):
+        cell = _cell(nxt, separator, index, column).strip()
+        if cell:
+            same = _compressed(word_shape(cell)) == shape
+            feats.append("colnb_below=" + ("same" if same else "other"))
+    return feats
+
+
+def _cue_features(prefix: str, words: Sequence[str]) -> list[str]:
+    return [prefix + kind for w in words for kind in CUES.get(w.lower(), ())]
+
+
+def _label_above(text: str, line_start: int) -> list[str]:
+    """The label of a form layout, on one of the two lines above: "Username:\n  dfurlong"."""
+    end = line_start - 1
+    for _ in range(2):
+        if end <= 0:
+            return []
+        begin = text.rfind("\n", 0, end) + 1
+        line = text[begin:end]
+        if line.strip():
+            label = _LABEL_LINE.search(line)
+            if not label:
+                return []
+            words = _WORD.findall(label.group(1).lower())[-2:]
+            return ["keyabove=" + _context_word(w) for w in words] + _cue_features(
+                "cueabove=", words
+            )
+        end = begin - 1
+    return []
+
+
+def span_features(
+    text: str, start: int, end: int, context: DocumentContext | None = None
+) -> list[str]:
     """The features of one candidate: its shape and character classes, affixes, word
-    frequency, and its context (neighbouring words, key before a colon, column header,
-    line layout, repetitions in the document)."""
+    frequency, and its context (neighbouring words and cue words, the key before a colon or
+    `=`, a form label above, the column header and neighbouring cells of a table, the line's
+    layout, chat speakers and repetitions in the document)."""
     surface = text[start:end]
     shape = word_shape(surface)
     compressed = _compressed(shape)
@@ -296,20 +444,24 @@ def span_features(text: str, start: int, end: int, counts: Counter[str] | None =
         if any(len(w) > 2 and is_known_name(w) for w in words):
             feats.append("has_name_word")
     line_start, line_end = _line_bounds(text, start, end)
-    before = text[max(line_start, start - 60) : start]
+    before = text[max(line_start, start - 80) : start]
     after = text[end : min(line_end, end + 40)]
-    prev_words = _WORD.findall(before)[-3:]
-    next_words = _WORD.findall(after)[:2]
+    window = _WORD.findall(before)[-CUE_WINDOW:]
+    prev_words = window[-3:]
+    next_words = _WORD.findall(after)[:3]
     for i, w in enumerate(reversed(prev_words)):
         feats.append(f"w-{i + 1}=" + _context_word(w))
         feats.append("w-any=" + _context_word(w))
-    for i, w in enumerate(next_words):
+    for i, w in enumerate(next_words[:2]):
         feats.append(f"w+{i + 1}=" + _context_word(w))
+    feats.extend(set(_cue_features("cue<=", window)))
+    feats.extend(set(_cue_features("cue>=", next_words)))
     if not prev_words and line_start > 0:
         above = text[max(0, line_start - 40) : line_start - 1]
         above_words = _WORD.findall(above)
         if above_words:
             feats.append("w-above=" + _context_word(above_words[-1]))
+        feats.extend(_label_above(text, line_start))
     char_before = _char_class(text[start - 1]) if start > line_start else "^"
     char_after = _char_class(text[end]) if end < line_end else "$"
     feats.append("pb=" + (before.rstrip()[-1:] or "^"))
@@ -322,8 +474,14 @@ def span_features(text: str, start: int, end: int, counts: Counter[str] | None =
         feats.append("line_last")
     key = _KEY_BEFORE.search(before)
     if key:
-        for w in _WORD.findall(key.group(1).lower())[-3:]:
-            feats.append("key=" + _context_word(w))
+        key_words = _WORD.findall(key.group(1).lower())[-3:]
+        feats.extend("key=" + _context_word(w) for w in key_words)
+        feats.extend(_cue_features("cuekey=", key_words))
+    flag = _FLAG_BEFORE.search(before)
+    if flag:
+        flag_words = _WORD.findall(flag.group(1).lower())
+        feats.extend("key=" + _context_word(w) for w in flag_words)
+        feats.extend(_cue_features("cuekey=", flag_words))
     if _TIME_START.match(text, line_start):
         feats.append("line_timestamp")
     line = text[line_start:line_end]
@@ -332,13 +490,11 @@ def span_features(text: str, start: int, end: int, counts: Counter[str] | None =
         feats.append("line_json")
     if "|" in line:
         feats.append("line_piped")
-    header = _column_header(text, line_start, start)
-    if header:
-        feats.append("column=yes")
-        for w in header.split():
-            feats.append("colhdr=" + _context_word(w))
-    if counts is not None:
-        feats.append("repeats=" + _bucket(counts[surface] - 1))
+    feats.extend(_table_context(text, line_start, line_end, start, compressed))
+    if context is not None:
+        feats.append("repeats=" + _bucket(context.counts[surface] - 1))
+        if lower in context.speakers:
+            feats.append("speaker")
     return feats
 
 
@@ -399,10 +555,10 @@ class IdSpanModel:
         """Softmax probabilities, one row per candidate, one column per label."""
         from scipy.sparse import csr_matrix
 
-        lengths = np.fromiter((len(f) for f in feature_lists), np.int64, len(feature_lists))
-        hashed = np.fromiter(
-            (feature_index(f) for feats in feature_lists for f in feats), np.int64, lengths.sum()
-        )
+        # a feature (or hash collision) counts once per row, as in the training matrix
+        rows_of_columns = [{feature_index(f) for f in feats} for feats in feature_lists]
+        lengths = np.fromiter(map(len, rows_of_columns), np.int64, len(rows_of_columns))
+        hashed = np.fromiter((i for row in rows_of_columns for i in row), np.int64, lengths.sum())
         rows = np.repeat(np.arange(len(feature_lists)), lengths)
         pos = np.minimum(np.searchsorted(self.columns, hashed), len(self.columns) - 1)
         known = self.columns[pos] == hashed
@@ -431,14 +587,16 @@ def classify_spans(
     candidates that no detection in `covered` overlaps; of overlapping candidates the most
     probable is kept."""
     model = model or shipped_model()
-    candidates = candidate_spans(text, Coverage([(d.start, d.end) for d in covered]))
+    context = document_context(text)
+    candidates = candidate_spans(
+        text, Coverage([(d.start, d.end) for d in covered]), context.speakers
+    )
     if not candidates:
         return []
-    counts = document_counts(text)
     found: list[tuple[float, Candidate, str]] = []
     for low in range(0, len(candidates), BATCH):
         batch = candidates[low : low + BATCH]
-        probs = model.probabilities([span_features(text, c.start, c.end, counts) for c in batch])
+        probs = model.probabilities([span_features(text, c.start, c.end, context) for c in batch])
         for c, row in zip(batch, probs, strict=True):
             label, score = model.decide(row)
             if score >= model.thresholds.get(label, model.default_threshold):

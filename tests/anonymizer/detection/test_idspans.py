@@ -16,7 +16,7 @@ from anonymizer.detection.idspans import (
     IdSpanModel,
     candidate_spans,
     classify_spans,
-    document_counts,
+    document_context,
     shipped_model,
     span_features,
     word_shape,
@@ -70,10 +70,64 @@ def test_word_shape_maps_character_classes():
 
 def test_features_read_the_column_header_above_a_table_cell():
     start = TABLE.index("004417")
-    feats = span_features(TABLE, start, start + 6, document_counts(TABLE))
+    feats = span_features(TABLE, start, start + 6, document_context(TABLE))
     assert "colhdr=member" in feats
     assert "num_leading_zero" in feats
     assert "line_first" in feats
+
+
+def context_features(text: str, surface: str, occurrence: int = 0) -> set[str]:
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(surface, start + 1)
+    return set(span_features(text, start, start + len(surface), document_context(text)))
+
+
+def test_features_read_the_header_of_tab_and_comma_separated_columns():
+    tabs = "Name\tAge\tBadge\nAnn Lee\t34\tKH-0112\nBo Roe\t41\tKH-0113\n"
+    assert {"colhdr=age", "cuecol=age"} <= context_features(tabs, "41")
+    assert {"colhdr=badge", "cuecol=id"} <= context_features(tabs, "KH-0113")
+    csv = "id,name,age\n7731,Ann Lee,34\n7732,Bob Roe,41\n"
+    assert {"colhdr=id", "cuecol=id"} <= context_features(csv, "7732")
+    assert "colhdr=age" in context_features(csv, "41")
+
+
+def test_features_compare_a_cell_with_its_neighbours_in_the_column():
+    assert "colnb=same" in context_features(TABLE, "004417")
+    assert "colnb_below=same" in context_features(TABLE, "004102")
+    mixed = "Code    Item\nAB-12   bolts\n7       nuts\n"
+    assert "colnb=other" in context_features(mixed, "7")
+
+
+def test_features_read_json_keys_command_line_flags_and_form_labels_above():
+    record = '{"admin":"ops-haruto","tenant_id": 48813}'
+    assert {"key=admin", "cuekey=handle"} <= context_features(record, "ops-haruto")
+    assert {"key=id", "cuekey=id"} <= context_features(record, "48813")
+    assert {"key=user", "cuekey=handle"} <= context_features("run --user jdoe now", "jdoe")
+    form = "Username:\n  bally-nights\n"
+    assert {"keyabove=username", "cueabove=handle"} <= context_features(form, "bally-nights")
+    assert not any(f.startswith("keyabove=") for f in context_features("A line.\n 9", "9"))
+
+
+def test_features_mark_cue_words_in_several_languages():
+    assert "cue>=age" in context_features("Sie ist 34 Jahre alt.", "34")
+    assert "cue>=age" in context_features("Elle a 34 ans.", "34")
+    assert "cue<=secret" in context_features("la contraseña del wifi es 2809", "2809")
+    assert not any(f.startswith("cue") for f in context_features("We met 34 times.", "34"))
+
+
+def test_speakers_of_a_chat_are_known_and_their_names_are_candidates():
+    chat = "[10:01] sunny: hi all\n[10:02] kev_99: yo\nwendy.ng: ok\nping sunny about it"
+    context = document_context(chat)
+    assert {"sunny", "kev_99", "wendy.ng"} <= context.speakers
+    mention = chat.rindex("sunny")
+    assert any(c.start == mention for c in candidate_spans(chat, None, context.speakers))
+    assert not any(c.start == mention for c in candidate_spans(chat))  # a common word alone
+    assert "speaker" in context_features(chat, "sunny", 1)
+
+
+def test_payment_addresses_without_a_domain_are_candidates():
+    assert "priya.s@okhdfc" in surfaces("Send it to priya.s@okhdfc by UPI.")
 
 
 def test_features_read_the_key_before_a_colon_and_the_neighbouring_words():
@@ -190,3 +244,92 @@ def test_a_model_trained_and_saved_loads_and_separates_its_classes(tmp_path):
 
 def found_with(model: IdSpanModel, text: str) -> dict[str, str]:
     return {text[d.start : d.end]: d.category for d in classify_spans(text, [], model)}
+
+
+def test_a_category_with_few_tuning_candidates_takes_the_shared_threshold():
+    from anonymizer.detection.training import idspans_train as train
+
+    many = [(0.5 + i / 100, i >= 20) for i in range(train.MIN_TUNING_POINTS + 20)]
+    few = [(0.99, False), (0.98, False), (0.7, True)]  # one odd table would switch it off
+    thresholds, found = train.thresholds_from_points({"reference id": many, "age": few})
+    assert thresholds["age"] == found["shared"]["threshold"] < 0.99
+    assert found["reference id"]["own"] and not found["age"]["own"]
+    assert thresholds["reference id"] == pytest.approx(0.7, abs=1e-4)  # its own: no false above
+
+
+def test_a_threshold_is_floored_so_the_candidate_it_was_read_from_passes():
+    from anonymizer.detection.training.idspans_train import _best_threshold
+
+    threshold, tp, fp = _best_threshold([(0.66666666, True), (0.555, False)])
+    assert threshold == 0.6666 and (tp, fp) == (1, 0)  # rounding would give 0.6667
+    assert _best_threshold([(0.9, False), (0.8, False)]) == (1.0, 0, 0)
+
+
+CSV = (
+    "member_id,name,age,team\n"
+    "004102,Declan Furlong,34,North\n"
+    "004417,Siobhan Walsh,41,North\n"
+    "004588,Kuba Nowak,29,South\n"
+)
+
+
+def test_keyword_less_ids_and_ages_in_csv_columns_are_found():
+    got = found(CSV)
+    assert {got.get(i) for i in ("004102", "004417", "004588")} == {"internal id"}
+    assert {got.get(a) for a in ("34", "41", "29")} == {"age"}
+
+
+def test_an_age_column_of_a_tab_separated_table_is_found():
+    text = "Players\nName\tAge\tPosition\nAnn Lee\t34\tGoal\nBo Roe\t41\tWing\n"
+    assert found(text) == {"34": "age", "41": "age"}
+
+
+def test_user_names_in_a_chat_speaker_list_are_found_where_they_are_mentioned():
+    chat = "[10:01] sunny: anyone got the keys?\n[10:02] kev_99: ask sunny, she had them\n"
+    spans = classify_spans(chat, [])
+    mention = chat.index("ask sunny") + 4
+    assert any(d.start == mention and d.category == "handle" for d in spans)
+    assert found(chat).get("kev_99") == "handle"
+
+
+def test_user_names_and_secrets_under_form_labels_and_json_keys_are_found():
+    assert found("Login:\n  jmckenzie\nPassword:\n  Tr0ub4dor&3\n") == {
+        "jmckenzie": "handle",
+        "Tr0ub4dor&3": "secret",
+    }
+    assert found('{"user": "dfurlong", "role": "admin"}') == {"dfurlong": "handle"}
+
+
+def test_ports_retries_versions_years_times_and_amounts_in_a_log_line_are_not_identifiers():
+    text = "server listening on port 8080, retries=3, version 2.4.1 built 2023 at 14:30, €1,250.00"
+    assert found(text) == {}
+
+
+@pytest.mark.filterwarnings("ignore:lbfgs failed to converge")  # a few iterations suffice here
+def test_training_twice_on_the_same_documents_writes_identical_weight_files(tmp_path):
+    pytest.importorskip("sklearn")
+    from anonymizer.detection.training import idspans_train as train
+
+    docs = (
+        train.table_documents(15, 1)
+        + train.structured_documents(15, 2)
+        + train.distractor_documents(15, 3)
+    )
+    for name in ("a", "b"):
+        feats, labels, weights = train.examples(docs, 1.0, random.Random(0))
+        classes, columns, coef, intercept = train.fit(feats, labels, weights, 0.1, max_iter=15)
+        train.save(tmp_path / name, classes, columns, coef, intercept, {"age": 0.5}, {})
+    for file in ("weights.npz", "meta.json"):
+        assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
+
+
+def test_structured_training_documents_label_values_by_their_key():
+    from anonymizer.detection.training.idspans_train import structured_documents
+
+    docs = structured_documents(40, 4)
+    labels = {s["label"] for d in docs for s in d["spans"]}
+    assert {"handle", "internal id", "secret", "age"} <= labels
+    for doc in docs:
+        for s in doc["spans"]:
+            value = doc["text"][s["start"] : s["end"]]
+            assert value and value == value.strip()
