@@ -72,7 +72,7 @@ _LABEL_LINE = re.compile(r"([^\W\d_][\w .'/#()-]{0,40}?)\s*[:#]\s*$")
 # A chat or log line's speaker: "dfurlong: ...", "[10:02] kev_99: ...", "<bally-nights> ...",
 # "12:01 - @wendy.ng: ..." (the name is kept; a speaker elsewhere in the text is a user name)
 _SPEAKER = re.compile(
-    r"^[ \t]*(?:[\[(]?[\d/.,-]*\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?[\])]?"
+    r"^[ \t]*+(?:[\[(]?[\d/.,-]*[ \t]*\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?[\])]?"
     r"[ \t]*[-–—]?[ \t]*)?(?:<@?([^\s<>]{2,40})>|@?([\w.\-]{2,40})[ \t]*:(?!//|\d))",
     re.MULTILINE,
 )

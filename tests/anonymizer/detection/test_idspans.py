@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -124,6 +126,17 @@ def test_speakers_of_a_chat_are_known_and_their_names_are_candidates():
     assert any(c.start == mention for c in candidate_spans(chat, None, context.speakers))
     assert not any(c.start == mention for c in candidate_spans(chat))  # a common word alone
     assert "speaker" in context_features(chat, "sunny", 1)
+
+
+def test_speaker_scan_is_linear_on_long_runs_of_whitespace():
+    # a child process, so a quadratic pattern fails the test instead of stalling the suite
+    # (the backtracking version took 11 s on 30,000 newlines, minutes on these)
+    script = (
+        "from anonymizer.detection.idspans import document_context\n"
+        "for text in (' ' * 300_000, '\\n' * 300_000, ' \\t\\n' * 100_000 + 'kev: hi'):\n"
+        "    document_context(text)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
 
 
 def test_payment_addresses_without_a_domain_are_candidates():
