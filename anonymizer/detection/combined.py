@@ -29,7 +29,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import islice
 
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
@@ -383,10 +382,12 @@ class SpanIndex:
         short = sorted((d for d in detections if d.end - d.start <= self.LONG), key=_start)
         self.items = short
         self.starts = [d.start for d in short]
+        # No short item starts further back than its own length before a span it overlaps.
+        self.window = max((d.end - d.start for d in short), default=0)
         self.long = [d for d in detections if d.end - d.start > self.LONG]
 
     def overlapping(self, span: Detection) -> list[Detection]:
-        low = bisect_left(self.starts, span.start - self.LONG)
+        low = bisect_left(self.starts, span.start - self.window)
         high = bisect_left(self.starts, span.end)
         found = [d for d in self.items[low:high] if d.end > span.start]
         return found + [d for d in self.long if d.overlaps(span)]
@@ -620,9 +621,25 @@ SPEAKER_CONTEXT = 20_000
 def _labels_written(text: str, d: Detection) -> int:
     """How often the text around the span (bounded, so a long document costs no more per
     span) writes it before a colon, up to 2: a chat speaker's every turn."""
-    pattern = re.compile(rf"(?<!\w){re.escape(text[d.start : d.end])}[ \t]*:")
+    surface = text[d.start : d.end]
     low, high = max(0, d.start - SPEAKER_CONTEXT), min(len(text), d.end + SPEAKER_CONTEXT)
-    return len(list(islice(pattern.finditer(text, low, high), 2)))
+    # A literal search, not one pattern opening with a look-behind, which `re` walks
+    # offset by offset; same matches as `(?<!\w)SURFACE[ \t]*:` found by `finditer`.
+    count, position = 0, low
+    while count < 2:
+        hit = text.find(surface, position, high)
+        if hit < 0:
+            break
+        colon = _SPACES_THEN_COLON.match(text, hit + len(surface), high)
+        if colon and not (hit > 0 and _WORD_CHAR.match(text, hit - 1)):
+            count, position = count + 1, colon.end()
+        else:
+            position = hit + 1
+    return count
+
+
+_SPACES_THEN_COLON = re.compile(r"[ \t]*:")
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _made_of_words(surface: str) -> bool:

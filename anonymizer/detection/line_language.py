@@ -38,6 +38,7 @@ def load_word_lists() -> None:
         _frequencies(language)
 
 
+@lru_cache(maxsize=1 << 16)
 def word_zipf(word: str, language: str) -> float:
     """The (lower-case, single) word's frequency in the language on the Zipf scale; a dict
     look-up, much cheaper than tokenising through `wordfreq.zipf_frequency`."""
