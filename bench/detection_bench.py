@@ -15,6 +15,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
 - `dev-hand-fresh`: `bench/dev/handwritten_fresh.txt`, written last, from scratch, by an
   annotator who read neither the detector nor any other data (`bench/dev_fresh/`); aggregate
   only, never used to choose between changes: measured once, at the end;
+- `dev-hand-fresh2`: `bench/dev/handwritten_fresh2.txt`, the same kind of set written in
+  session 7 by another annotator (`bench/dev_fresh2/`), same rules;
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -73,6 +75,7 @@ SETS = (
     "dev-hand-wild",
     "dev-hand-wild-blind",
     "dev-hand-fresh",
+    "dev-hand-fresh2",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
@@ -83,6 +86,7 @@ AGGREGATE_ONLY = (
     "dev-hand-blind",
     "dev-hand-wild-blind",
     "dev-hand-fresh",
+    "dev-hand-fresh2",
     "frozen-hand",
     "frozen-independent",
 )
@@ -111,11 +115,12 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
-    if name in ("dev-hand-wild", "dev-hand-wild-blind", "dev-hand-fresh"):
+    if name in ("dev-hand-wild", "dev-hand-wild-blind", "dev-hand-fresh", "dev-hand-fresh2"):
         path = {
             "dev-hand-wild": dev_sets.HANDWRITTEN_WILD,
             "dev-hand-wild-blind": dev_sets.HANDWRITTEN_WILD_BLIND,
             "dev-hand-fresh": dev_sets.HANDWRITTEN_FRESH,
+            "dev-hand-fresh2": dev_sets.HANDWRITTEN_FRESH2,
         }[name]
         if not path.is_file():
             return None, f"bench/dev/{path.name} not found: skipped"

@@ -31,6 +31,7 @@ from bench.dev_hard.markup import parse
 from bench.dev_sets import (
     CODES,
     HANDWRITTEN_FRESH,
+    HANDWRITTEN_FRESH2,
     HANDWRITTEN_HARD,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
@@ -57,12 +58,13 @@ BUILDS: dict[str, Build] = {
     "dev-hand-wild": Build(WILD_SOURCES / "wild", "wild", HANDWRITTEN_WILD),
     "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
     "dev-hand-fresh": Build(HERE.parent / "dev_fresh" / "src", "fresh", HANDWRITTEN_FRESH),
+    "dev-hand-fresh2": Build(HERE.parent / "dev_fresh2" / "src", "fresh2", HANDWRITTEN_FRESH2),
     "train-hand-a": Build(TRAIN_HAND / "src" / "a", "trna", TRAIN_HAND / "handwritten_train_a.txt"),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part, f"trn{part}", TRAIN_HAND / f"handwritten_train_{part}.txt"
         )
-        for part in "bcdef"
+        for part in "bcdefghij"
     },
 }
 CODE_FOR_CATEGORY = {category: code for code, category in CODES.items()}

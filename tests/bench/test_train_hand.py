@@ -14,6 +14,7 @@ from bench.dev_sets import (
     HANDWRITTEN_BLIND,
     HANDWRITTEN_DEV,
     HANDWRITTEN_FRESH,
+    HANDWRITTEN_FRESH2,
     HANDWRITTEN_HARD,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
@@ -34,8 +35,8 @@ def _training_docs() -> list[dict]:
 
 def _evaluation_texts() -> list[str]:
     paths = (HANDWRITTEN_DEV, HANDWRITTEN_BLIND, HANDWRITTEN_HARD, HANDWRITTEN_WILD)
-    paths += (HANDWRITTEN_WILD_BLIND, HANDWRITTEN_FRESH)
-    texts = [d["text"] for path in paths for d in handwritten_dev(path)]
+    paths += (HANDWRITTEN_WILD_BLIND, HANDWRITTEN_FRESH, HANDWRITTEN_FRESH2)
+    texts = [d["text"] for path in paths if path.is_file() for d in handwritten_dev(path)]
     for name in ("handwritten.jsonl", "independent.jsonl"):  # compared by code, never read
         with (FROZEN / name).open(encoding="utf-8") as lines:
             texts += [json.loads(line)["text"] for line in lines if line.strip()]
