@@ -30,6 +30,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
+from anonymizer.detection.casing import cased_copy, mapped_back
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.gazetteer import city_detections, city_names
@@ -127,7 +128,12 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     if d.source == "ner" and d.category in _TRIMMED and not any(c.isalpha() for c in surface):
         penalty += 0.6  # "&", "👍", "──────"
     words = re.findall(r"[^\W\d_]+", surface)
-    if d.category == "full person name" and words and all(map(is_common_non_name, words)):
+    if (
+        d.category == "full person name"
+        and words
+        and all(map(is_common_non_name, words))
+        and not chat_speaker(text, d)
+    ):
         penalty += 0.35
     if d.category == "full person name" and len(surface.split()) > 4:
         penalty += 0.5  # a clause, not a name
@@ -449,6 +455,11 @@ def _name_like(text: str, words: list[tuple[int, int]], capitalised: bool) -> bo
     return not capitalised and is_known_name(text[words[0][0] : words[-1][1]])
 
 
+def _lone_lower_word(surface: str) -> bool:
+    """One lower-case word that is no title: nothing in it was swallowed."""
+    return surface.isalpha() and surface.islower() and surface not in _TITLE_WORDS
+
+
 def trim_span(text: str, d: Detection) -> list[Detection]:
     """A name, organisation or place without the common lower-case words and titles it
     swallowed ("Pt Ana Costa", "jane - new", "Blanchard is overdue"); a person span is also
@@ -456,6 +467,13 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
     if d.category not in _TRIMMED:
         return [d]
     words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(text, d.start, d.end)]
+    if (
+        d.source == "ner"
+        and d.category == PERSON
+        and len(words) == 1
+        and _lone_lower_word(text[d.start : d.end])
+    ):
+        return [d]  # the model's whole reading ("kev"); the score weighs it (`lower_case_penalty`)
     if d.category != PERSON:
         if not any(text[start].isupper() for start, _ in words):
             return [d]  # "united states" in lower-case text is still a place
@@ -612,7 +630,15 @@ def at_label_position(text: str, d: Detection) -> bool:
         return False
     line_start = text.rfind("\n", 0, d.start) + 1
     before = _TIME_BEFORE.sub("", text[line_start : d.start]).strip(" \t[]<")
-    return not before or bool(_FORM_GAP.search(text, line_start, d.start))
+    return (
+        not before
+        or bool(_FORM_GAP.search(text, line_start, d.start))
+        or bool(_STAMP.fullmatch(before))
+    )
+
+
+# What a chat export writes before the speaker: "12/05/2024, 21:07 - ", "[3/7/24 10:04 PM] ".
+_STAMP = re.compile(r"[\d/.,:\s\[\]()–-]*(?:[AaPp]\.?[Mm]\.?)?[\s\]–-]*")
 
 
 SPEAKER_CONTEXT = 20_000
@@ -647,6 +673,16 @@ def _made_of_words(surface: str) -> bool:
     "Fecha de"): a label however often a form repeats it, never a chat speaker."""
     words = _ALPHA_WORD.findall(surface)
     return bool(words) and all(word_in_any_language(w) and not is_known_name(w) for w in words)
+
+
+def chat_speaker(text: str, d: Detection) -> bool:
+    """The span speaks at least twice at a label's place, and is not made of a form's words
+    ("kev:" in a chat written in lower case, whatever "kev" means in English)."""
+    return (
+        at_label_position(text, d)
+        and _labels_written(text, d) >= 2
+        and not _made_of_words(text[d.start : d.end])
+    )
 
 
 def lone_field_label(text: str, d: Detection) -> bool:
@@ -719,7 +755,7 @@ class CombinedDetector:
 
     def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
         """As `detect` for many documents, with the model batched over all of them."""
-        ner_all = self.ner.all_many(texts)
+        ner_all = self.ner_with_cased_copies(texts)
         kept = [
             combine(text, self.rule_detections(text), found)
             for text, found in zip(texts, ner_all, strict=True)
@@ -727,6 +763,18 @@ class CombinedDetector:
         if self.idspans:
             kept = [k + classify_spans(text, k) for text, k in zip(texts, kept, strict=True)]
         return kept
+
+    def ner_with_cased_copies(self, texts: Sequence[str]) -> list[list[Detection]]:
+        """The model's entities in each document, those written in capitals read again from a
+        case-normalised copy (`casing.py`) in the same batch."""
+        copies = [cased_copy(t) for t in texts]
+        extra = [c.text for c in copies if c is not None]
+        found = self.ner.all_many([*texts, *extra])
+        out, rereads = found[: len(texts)], iter(found[len(texts) :])
+        for i, copy in enumerate(copies):
+            if copy is not None:
+                out[i] = out[i] + mapped_back(texts[i], copy, next(rereads))
+        return out
 
     def rule_detections(self, text: str) -> list[Detection]:
         """The regex rules' detections and the cities named in the text."""

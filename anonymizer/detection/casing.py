@@ -1,0 +1,120 @@
+"""A second reading, by the NER model, of the text that is written in capitals.
+
+The model learned names from their capitals: in a bank statement, a court list or a form
+written in capitals ("RECIBO ALQUILER – VICENT PERIS ALANDETE", "DIGI SPAIN TELECOM") every
+word looks the same to it, and it misses the names or reads a heading ("ITINERARY") as a
+place. Each run of two or more words in capitals is copied with its words case-normalised
+("Vicent Peris Alandete"), offset for offset, and the copies of a document are read in the
+same `nlp.pipe` batch as the documents; what the model finds there is mapped back to the
+document. Only the lines holding such runs are read again, so text without them costs nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from anonymizer.types import Detection
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
+_LINE = re.compile(r"[^\n]+")
+MIN_RUN_WORDS = 2
+CASE_SOURCE_SUFFIX = "+cased"
+
+
+def _capitals(word: str) -> bool:
+    """A word written in capitals: two or more letters, none lower case ("PERIS", "O'NEILL")."""
+    return word.isupper() and sum(c.isalpha() for c in word) >= 2
+
+
+def _in_a_code(line: str, word: re.Match[str]) -> bool:
+    """The word is part of a token with digits ("ATF-RUM-772", "TI-25-0211877")."""
+    start = max(line.rfind(" ", 0, word.start()), line.rfind("\t", 0, word.start())) + 1
+    end = len(line)
+    for space in (" ", "\t"):
+        found = line.find(space, word.end())
+        if found >= 0:
+            end = min(end, found)
+    return any(c.isdigit() for c in line[start:end])
+
+
+def _title_same_length(word: str) -> str:
+    """The word with its first letter kept and the rest in lower case, as long as the word."""
+    lowered = word[0] + word[1:].lower()
+    return lowered if len(lowered) == len(word) else word
+
+
+@dataclass(frozen=True)
+class CasedCopy:
+    """Lines of a document holding runs of capitals, case-normalised and joined by newlines
+    (`text`), and where each line starts in the copy and in the document."""
+
+    text: str
+    pieces: tuple[tuple[int, int, int], ...]  # (start in copy, start in document, length)
+
+    def to_document(self, d: Detection) -> Detection | None:
+        """The detection moved to the document's offsets (None if it crosses two lines)."""
+        for copy_start, doc_start, length in self.pieces:
+            if copy_start <= d.start and d.end <= copy_start + length:
+                shift = doc_start - copy_start
+                return replace(
+                    d,
+                    start=d.start + shift,
+                    end=d.end + shift,
+                    rule_id=d.rule_id + CASE_SOURCE_SUFFIX,
+                )
+        return None
+
+
+def capitals_runs(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of `MIN_RUN_WORDS` or more consecutive words in capitals."""
+    runs: list[tuple[int, int]] = []
+    current: list[re.Match[str]] = []
+    for m in [*_WORD.finditer(line), None]:
+        if m is not None and _capitals(m.group()) and not _in_a_code(line, m):
+            current.append(m)
+            continue
+        if len(current) >= MIN_RUN_WORDS:
+            runs.append((current[0].start(), current[-1].end()))
+        current = []
+    return runs
+
+
+def cased_copy(text: str) -> CasedCopy | None:
+    """The case-normalised copy of the document's lines that hold runs of capitals (None when
+    no line does)."""
+    parts: list[str] = []
+    pieces: list[tuple[int, int, int]] = []
+    position = 0
+    for line in _LINE.finditer(text):
+        runs = capitals_runs(line.group())
+        if not runs:
+            continue
+        body = line.group()
+        chars = list(body)
+        for start, end in runs:
+            for m in _WORD.finditer(body, start, end):
+                chars[m.start() : m.end()] = _title_same_length(m.group())
+        parts.append("".join(chars))
+        pieces.append((position, line.start(), len(body)))
+        position += len(body) + 1
+    if not parts:
+        return None
+    return CasedCopy("\n".join(parts), tuple(pieces))
+
+
+REREAD_CATEGORIES = frozenset({"full person name", "organization", "location"})
+
+
+def mapped_back(text: str, copy: CasedCopy, found: Sequence[Detection]) -> list[Detection]:
+    """The copy's people, organisations and places written in capitals in the document, at
+    the document's offsets (its postcodes and street numbers are no better read than before)."""
+    out = []
+    for d in found:
+        if d.category not in REREAD_CATEGORIES or d.source != "ner":
+            continue
+        moved = copy.to_document(d)
+        if moved is not None and any(map(_capitals, _WORD.findall(text[moved.start : moved.end]))):
+            out.append(moved)
+    return out
