@@ -157,6 +157,8 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     return penalty
 
 
+_ADDRESS_WORD = r"[A-ZÀ-ÖØ-Þ][\w'’.-]*[^\W\d_]\.?|[A-ZÀ-ÖØ-Þ]{2}"
+_PLACE_PARTICLE = r"de|del|da|do|di|la|le|am|an|upon|on"
 _CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)")
 
 
@@ -608,6 +610,65 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
+_ADDRESS_END = frozenset({"street address", "postal code"})
+# The next comma-separated piece of an address line: one to three capitalised words or a
+# word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este"), or a US state code.
+_ADDRESS_PIECE = re.compile(
+    rf"(?:,[ ]?|[ ][–-][ ])((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
+    r"(?=[ ]*(?:[,;.:)\n–-]|$))"
+)
+ADDRESS_TAIL_SCORE = 0.6
+MAX_TAIL_PIECES = 3
+
+
+def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """The places written after a street line or a postcode, piece by comma-separated piece,
+    up to the line's end ("2 Rose Cottages, Nidd Lane, Birstwith", "Jr. Ayacucho 318, dpto.
+    402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi"): in an address a town,
+    district or country is one, whatever its words mean elsewhere."""
+    covered = {(d.start, d.end) for d in kept}
+    found = []
+    for d in kept:
+        if d.category not in _ADDRESS_END or d.score < THRESHOLD:
+            continue
+        position = d.end
+        for _ in range(MAX_TAIL_PIECES):
+            piece = _ADDRESS_PIECE.match(text, position)
+            if piece is None:
+                break
+            start, end = piece.span(1)
+            surface = piece.group(1)
+            if surface.casefold() in FIELD_LABELS or not _place_like(surface):
+                break
+            if (start, end) not in covered:
+                found.append(
+                    Detection(
+                        start,
+                        end,
+                        "location",
+                        placeholder_for("location"),
+                        "context",
+                        ADDRESS_TAIL_SCORE,
+                        "address_tail",
+                    )  # fmt: skip
+                )
+            position = end
+    return found
+
+
+def _place_like(surface: str) -> bool:
+    """Not a title, a weekday or month, nor only very common English words (that are not a
+    city)."""
+    words = _ALPHA_WORD.findall(surface)
+    if not words or words[0].casefold() in _TITLE_WORDS:
+        return False
+    if surface in city_names():
+        return True
+    return not all(
+        w.casefold() in _CONNECTORS or word_zipf(w.casefold(), "en") >= COMMON_ZIPF for w in words
+    )
+
+
 LONE_LABEL_PENALTY = 0.5
 _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
@@ -721,6 +782,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         kept
         + propagate_names(text, kept)
         + ages_after_names(text, kept)
+        + address_tail(text, kept)
         + propagate_identifiers(text, kept)
     )
 

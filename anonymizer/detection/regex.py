@@ -1111,6 +1111,27 @@ _WEEKDAY_BEFORE = re.compile(
 )
 
 
+_DAY_SLASH_MONTH = r"(?<![\w/.,:-])(?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
+_LIST_GAP = r"(?:,[ ]?|[ ](?:and|&|y|et|und|e)[ ]|[ ]{1,3})"
+_LISTED_BEFORE = re.compile(_DAY_SLASH_MONTH + _LIST_GAP + r"$")
+_LISTED_AFTER = re.compile(_LIST_GAP + _DAY_SLASH_MONTH)
+
+
+def refine_listed_day_month(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Keep a day/month only when another stands right before or after it in a list."""
+    if text[start:end] == _ROUND_THE_CLOCK:
+        return None
+    after = _LISTED_AFTER.match(text, end)
+    before = _LISTED_BEFORE.search(text, max(0, start - 12), start)
+    neighbours = [m.group().strip(" ,&") for m in (after, before) if m is not None]
+    if any(_ROUND_THE_CLOCK not in n for n in neighbours):
+        return start, end
+    return None
+
+
+_ROUND_THE_CLOCK = "24/7"
+
+
 def refine_date(text: str, start: int, end: int) -> tuple[int, int] | None:
     """A date with the weekday written in the same phrase ("Monday, 3 June") starts at it."""
     m = _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
@@ -2722,10 +2743,23 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secondary_unit",
         "street address",
-        _c(r"(?<![\w])(?:Apt\.?|Apartment|Suite|Ste\.|Flat)[ ]?\#?\d{1,5}[A-Za-z]?(?![\w])"),
+        _c(r"(?<![\w])(?:Suite|Ste\.)[ ]?\#?\d{1,5}[A-Za-z]?(?![\w])"),
         LOW,
-        "apartment, suite or flat number",
-        anchors=("apt", "apartment", "suite", "ste.", "flat"),
+        "suite number (an office suite, or a piece of music: the model decides)",
+        anchors=("suite", "ste."),
+    ),
+    Rule(
+        "flat_number",
+        "street address",
+        _c(
+            r"(?<![\w])(?:[Aa]pt\.?|[Aa]partment|[Ff]lat)[ ]?\#?\d{1,4}[A-Za-z]?"
+            r"(?![\w%]|[.,]\d|[ ]?(?i:%|percent|per|minutes?|mins?|hours?|hrs?|days?|weeks?"
+            r"|months?|years?|pounds?|euros?|dollars?|quid|fee|rate|off|times|x)\b)"
+        ),
+        0.7,
+        "a flat or apartment number, alone a piece of an address (Flat 4, the tenant in flat "
+        "22, Apt 3B); not a flat rate (a flat 20% fee, flat 20 minutes)",
+        anchors=("apt", "apartment", "flat"),
     ),
     Rule(
         "named_street",
@@ -3460,13 +3494,23 @@ RULES: tuple[Rule, ...] = (
                 )
             )
             + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])(?:/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
-            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/.-]|[ ]?\d)))"
+            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/-]|\.\w|[ ]?\d)))"
         ),
         LOW + 0.1,
         "day/month without a year after on / from / until / since / start: on 12/9, started "
         "13/3, start 1.4.",
         group=1,
         trigger=Trigger(_c(r"(?<![\w/.])\d{1,2}(?:/\d{1,2}|\.\d{1,2}\.)(?![\w/])"), 0, 0),
+    ),
+    Rule(
+        "date_day_month_listed",
+        "date",
+        _c(_DAY_SLASH_MONTH),
+        LOW + 0.1,
+        "day/month without a year next to another in a list or a row (emails of 3/2, 17/2, "
+        "1/3 and 22/3; a rota's 3/3 4/3 5/3): one alone may be a fraction or a score",
+        refine=refine_listed_day_month,
+        trigger=Trigger(_c(_DAY_SLASH_MONTH + _LIST_GAP + _DAY_SLASH_MONTH), 12, 12),
     ),
     Rule(
         "one_time_code",
