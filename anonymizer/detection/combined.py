@@ -157,7 +157,7 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     return penalty
 
 
-_ADDRESS_WORD = r"[A-ZÀ-ÖØ-Þ][\w'’.-]*[^\W\d_]\.?|[A-ZÀ-ÖØ-Þ]{2}"
+_ADDRESS_WORD = r"(?:St|Ste|Mt|Ft)\.|[A-ZÀ-ÖØ-Þ][\w'’-]*[^\W\d_]|[A-ZÀ-ÖØ-Þ]{2}"
 _PLACE_PARTICLE = r"de|del|da|do|di|la|le|am|an|upon|on"
 _CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)")
 
