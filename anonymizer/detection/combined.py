@@ -515,8 +515,8 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
 def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
     out = []
     for d in detections:
-        if d.source == NOT_PII_SOURCE:
-            out.append(d)
+        if d.source == NOT_PII_SOURCE or (d.category not in CONTEXTUAL and d.category != "age"):
+            out.append(d)  # nothing to split, cut or extend
         else:
             for piece in split_at_gaps(text, d):
                 for name in split_listed_names(text, piece):
@@ -772,8 +772,11 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
     kept = []
     cased = is_cased(text)
     for d in [*rules, *ner]:
-        near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
-        score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
+        if d.category in CONTEXTUAL:
+            near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
+            score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
+        else:
+            score = d.score  # an identifier's rule confidence is its score (`score_candidate`)
         if lone_field_label(text, d):
             score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
