@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 
+import pytest
+
+from anonymizer.detection import propagation
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import CombinedDetector
 from anonymizer.detection.propagation import compiled_mentions, name_mentions, propagate_names
-from anonymizer.detection.regex import RegexDetector
+from anonymizer.detection.regex import RegexDetector, word_alternation
 from anonymizer.types import Detection
 
 
@@ -97,3 +101,37 @@ def test_a_word_of_another_language_spreads_only_as_written() -> None:
         "Kwabenyah",
         "kwabenyah",
     ]
+
+
+def test_the_word_pass_for_many_names_finds_what_a_compiled_alternation_finds(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr(propagation, "FIND_BUDGET", 0)  # every text takes the one-pass path
+    rng = random.Random(13)
+    rare = {"anna", "o'neil", "jean-luc", "strauss", "γαρυφαλίδησ", "irem", "kelvin"}
+    common = {"Will", "Anna"}
+    for _ in range(400):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 40)))
+        words = set(rng.sample(sorted(rare), rng.randint(0, len(rare))))
+        commons = set(rng.sample(sorted(common), rng.randint(0, len(common))))
+        expected = compiled_mentions(text, words, commons)
+        assert name_mentions(text, words, commons) == expected, text
+
+
+_ID_PIECES = [
+    "mausi_87", "mausi_876", "MAUSI_87", "ab-12345", "ab-1234", "x.mausi_87", "@", ".", "-",
+    " ", "\n", "a", "7", ".com", "@mail", "ab-12345.", "_",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("budget", [0, 10**9])
+def test_identifier_search_finds_what_the_alternation_finds(monkeypatch, budget: int) -> None:
+    monkeypatch.setattr(propagation, "FIND_BUDGET", budget)
+    rng = random.Random(14)
+    values = ["mausi_87", "ab-12345", "ab-1234", "mausi_876"]
+    for _ in range(400):
+        text = "".join(rng.choice(_ID_PIECES) for _ in range(rng.randint(1, 30)))
+        chosen = set(rng.sample(values, rng.randint(1, len(values))))
+        pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(chosen))})(?![\w@-]|\.\w)"
+        expected = [m.span() for m in re.finditer(pattern, text)]
+        assert propagation.identifier_mentions(text, chosen) == expected, text
