@@ -20,13 +20,14 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -76,10 +77,12 @@ _SPEAKER = re.compile(
     r"[ \t]*[-–—]?[ \t]*)?(?:<@?([^\s<>]{2,40})>|@?([\w.\-]{2,40})[ \t]*:(?!//|\d))",
     re.MULTILINE,
 )
+_NEWLINE = re.compile("\n")
 _SPEAKER_CANDIDATE = re.compile(r"[a-z][a-z0-9._-]{2,39}")
 _UPI = re.compile(r"[a-z0-9][\w.-]{1,40}@[a-z]{2,12}", re.IGNORECASE)
 RARE_ZIPF = 2.0
 CUE_WINDOW = 6  # words before a candidate read for cue words
+MAX_TABLE_LINE = 4096  # a longer line is not read as a table row (bounds the work per cell)
 
 # Words that announce one kind of identifier, in the languages we read. They are features,
 # not rules: the model learns how much each tells (a "code" may be a secret or an id).
@@ -115,6 +118,7 @@ def max_zipf(word: str) -> float:
     return max(word_zipf(word, language) for language in LANGUAGES)
 
 
+@lru_cache(maxsize=65536)
 def is_rare_word(word: str) -> bool:
     """Rare in every language we read (as `max_zipf(word) < RARE_ZIPF`, stopping early)."""
     return all(word_zipf(word, language) < RARE_ZIPF for language in LANGUAGES)
@@ -126,14 +130,6 @@ class Candidate:
 
     start: int
     end: int
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start] in _LEAD:
-        start += 1
-    while end > start and text[end - 1] in _TRAIL:
-        end -= 1
-    return start, end
 
 
 def _is_candidate_token(token: str, speakers: frozenset[str] = frozenset()) -> bool:
@@ -159,13 +155,64 @@ def _has_identifier_shape(token: str) -> bool:
     return len(token) >= 4 and bool(_INNER_UPPER.search(token))
 
 
+class LineLayout(NamedTuple):
+    """A line's text, how its table cells are separated (`_separator`), its layout features
+    and how many white-space characters it starts with."""
+
+    text: str
+    separator: str | None
+    features: list[str]
+    indent: int
+
+
+class Lines:
+    """A document's lines, found by bisection (no scan back to the line start per candidate,
+    which is quadratic on a long line), and each line's layout, read once per line."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ends = [m.start() for m in _NEWLINE.finditer(text)] + [len(text)]
+        self.starts = [0] + [e + 1 for e in self.ends[:-1]]
+        self._layouts: dict[int, LineLayout] = {}
+
+    def number(self, offset: int) -> int:
+        """The index of the line holding `offset`."""
+        return bisect_right(self.starts, offset) - 1
+
+    def length(self, k: int) -> int:
+        """The length of line `k`."""
+        return self.ends[k] - self.starts[k]
+
+    def line(self, k: int) -> str:
+        """The text of line `k` (without its newline)."""
+        return self.text[self.starts[k] : self.ends[k]]
+
+    def layout(self, k: int) -> LineLayout:
+        """Line `k`'s text and layout (see `LineLayout`)."""
+        found = self._layouts.get(k)
+        if found is None:
+            line = self.line(k)
+            feats = []
+            if _TIME_START.match(line):
+                feats.append("line_timestamp")
+            feats.append("line_rare=" + _rare_share(line))
+            if line.lstrip()[:1] in "{[" or '":' in line:
+                feats.append("line_json")
+            if "|" in line:
+                feats.append("line_piped")
+            indent = len(line) - len(line.lstrip())
+            found = self._layouts[k] = LineLayout(line, _separator(line), feats, indent)
+        return found
+
+
 @dataclass(frozen=True)
 class DocumentContext:
-    """What the features read from the whole document once: how often each token occurs and
-    the speakers of its chat or log lines (lower case)."""
+    """What the features read from the whole document once: how often each token occurs, the
+    speakers of its chat or log lines (lower case) and its lines."""
 
     counts: Counter[str]
     speakers: frozenset[str]
+    lines: Lines
 
 
 def document_context(text: str) -> DocumentContext:
@@ -173,7 +220,7 @@ def document_context(text: str) -> DocumentContext:
     speakers = frozenset(
         (m.group(1) or m.group(2)).lower().strip(".-") for m in _SPEAKER.finditer(text)
     )
-    return DocumentContext(document_counts(text), speakers)
+    return DocumentContext(document_counts(text), speakers, Lines(text))
 
 
 class Coverage:
@@ -187,6 +234,18 @@ class Coverage:
     def overlaps(self, start: int, end: int) -> bool:
         i = bisect_left(self.starts, end)  # the spans starting before `end`
         return i > 0 and self.max_end[i - 1] > start
+
+
+@lru_cache(maxsize=65536)  # words recur: one look-up instead of half a dozen patterns
+def _token_kind(token: str) -> tuple[str, int, int, bool, bool]:
+    """What `candidate_spans` needs of one token: the token without the punctuation around
+    it, the characters trimmed off its start and end, whether it has an identifier shape, and
+    whether the untrimmed token is a run piece."""
+    lead = token.lstrip(_LEAD)
+    trimmed = lead.rstrip(_TRAIL)
+    is_candidate = bool(trimmed) and _has_identifier_shape(trimmed)
+    is_piece = _RUN_PIECE.fullmatch(token) is not None
+    return trimmed, len(token) - len(lead), len(lead) - len(trimmed), is_candidate, is_piece
 
 
 def candidate_spans(
@@ -206,24 +265,24 @@ def candidate_spans(
         run.clear()
 
     for m in _TOKEN.finditer(text):
-        start, end = _trimmed(text, m.start(), m.end())
-        if start >= end:
-            close_run()
-            continue
-        if (covered is None or not covered.overlaps(start, end)) and _is_candidate_token(
-            text[start:end], speakers
-        ):
-            out.append(Candidate(start, end))
-        if _RUN_PIECE.fullmatch(text, m.start(), m.end()) and (
-            not run or text[run[-1][1] : m.start()] == " "
-        ):
-            run.append((m.start(), m.end() - (text[m.end() - 1] == ".")))
+        token = m.group()
+        trimmed, lead, trail, is_candidate, is_piece = _token_kind(token)
+        if speakers and trimmed in speakers:
+            is_candidate = _is_candidate_token(trimmed, speakers)
+        if is_candidate:
+            start, end = m.start() + lead, m.end() - trail
+            if covered is None or not covered.overlaps(start, end):
+                out.append(Candidate(start, end))
+        if not is_piece:
+            if run:
+                close_run()
+        elif not run or text[run[-1][1] : m.start()] == " ":
+            run.append((m.start(), m.end() - (token[-1] == ".")))
             if len(run) > MAX_RUN_TOKENS:
                 run.clear()
         else:
             close_run()
-            if _RUN_PIECE.fullmatch(text, m.start(), m.end()):
-                run.append((m.start(), m.end()))
+            run.append((m.start(), m.end()))
     close_run()
     return out
 
@@ -258,6 +317,7 @@ def _bucket(n: int) -> str:
     return str(n) if n < 8 else ("8-11" if n < 12 else ("12-19" if n < 20 else "20+"))
 
 
+@lru_cache(maxsize=65536)
 def _context_word(word: str) -> str:
     lower = word.lower()
     if _DIGIT.search(lower):
@@ -275,15 +335,12 @@ def _char_class(c: str) -> str:
     return c
 
 
-def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    low = text.rfind("\n", 0, start) + 1
-    high = text.find("\n", end)
-    return low, len(text) if high < 0 else high
-
-
 def _separator(line: str) -> str | None:
     """How a table line separates its cells: pipes, tabs, commas without a space after them
-    (CSV), runs of spaces (aligned columns); None for a line of prose."""
+    (CSV), runs of spaces (aligned columns); None for a line of prose or one too long to be a
+    table row."""
+    if len(line) > MAX_TABLE_LINE:
+        return None
     if "|" in line:
         return "|"
     if "\t" in line:
@@ -311,25 +368,23 @@ def _is_rule(line: str) -> bool:
     return set(line.strip()) <= set("-=|+: \t")
 
 
-def _table_context(text: str, line_start: int, line_end: int, start: int, shape: str) -> list[str]:
-    """Features of a table cell: the header words above its column (the nearest line within
-    12 with no digits and the same separator), and whether the cells above and below it in
-    the same column have its shape (a column of similar ids)."""
-    line = text[line_start:line_end]
-    separator = _separator(line)
+def _table_context(lines: Lines, k: int, start: int, shape: str) -> list[str]:
+    """Features of a table cell on line `k`: the header words above its column (the nearest
+    line within 12 with no digits and the same separator), and whether the cells above and
+    below it in the same column have its shape (a column of similar ids)."""
+    line, separator = lines.layout(k)[:2]
     if separator is None:
         return []
-    column = start - line_start
+    column = start - lines.starts[k]
     index = line[:column].count(separator) if separator != "  " else 0
     feats = ["column=yes"]
     seen_above = header_done = False
-    above = line_start - 1
     for step in range(12):
-        if above <= 0:
+        if k - step - 1 < 0:
             break
-        prev_start = text.rfind("\n", 0, above) + 1
-        prev = text[prev_start:above]
-        above = prev_start - 1
+        if lines.length(k - step - 1) > MAX_TABLE_LINE:
+            break
+        prev = lines.line(k - step - 1)
         if not prev.strip() or _is_rule(prev) or (separator != "  " and separator not in prev):
             continue
         if separator == "," and prev.count(",") != line.count(","):
@@ -347,13 +402,13 @@ def _table_context(text: str, line_start: int, line_end: int, start: int, shape:
             break
     if not header_done:
         feats.append("colhdr=none")
-    below = text.find("\n", line_end + 1)
-    nxt = text[line_end + 1 : len(text) if below < 0 else below] if line_end < len(text) else ""
-    if nxt.strip() and (separator == "  " or separator in nxt):
-        cell = _cell(nxt, separator, index, column).strip()
-        if cell:
-            same = _compressed(word_shape(cell)) == shape
-            feats.append("colnb_below=" + ("same" if same else "other"))
+    if k + 1 < len(lines.starts) and lines.length(k + 1) <= MAX_TABLE_LINE:
+        nxt = lines.line(k + 1)
+        if nxt.strip() and (separator == "  " or separator in nxt):
+            cell = _cell(nxt, separator, index, column).strip()
+            if cell:
+                same = _compressed(word_shape(cell)) == shape
+                feats.append("colnb_below=" + ("same" if same else "other"))
     return feats
 
 
@@ -381,14 +436,18 @@ def _label_above(text: str, line_start: int) -> list[str]:
     return []
 
 
-def span_features(
-    text: str, start: int, end: int, context: DocumentContext | None = None
-) -> list[str]:
-    """The features of one candidate: its shape and character classes, affixes, word
-    frequency, and its context (neighbouring words and cue words, the key before a colon or
-    `=`, a form label above, the column header and neighbouring cells of a table, the line's
-    layout, chat speakers and repetitions in the document)."""
-    surface = text[start:end]
+def _may_end_with_key(before: str) -> bool:
+    """Whether `before` ends as `_KEY_BEFORE` needs (a `:`, `=` or `#`, then spaces and at most
+    a quote): the cheap test that spares most candidates that pattern's search."""
+    if before.endswith(('"', "'", "`")):
+        before = before[:-1]
+    return before.rstrip().endswith((":", "=", "#"))
+
+
+@lru_cache(maxsize=65536)  # ids, numbers and user names recur across a document
+def _surface_features(surface: str) -> tuple[str, ...]:
+    """The features of a candidate's own characters: shape, character classes, affixes, the
+    number it spells and its words' frequencies."""
     shape = word_shape(surface)
     compressed = _compressed(shape)
     lower = surface.lower()
@@ -411,7 +470,7 @@ def span_features(
     ]
     if len(shape) <= 20:
         feats.append("fullshape=" + shape)
-    for c in set(surface):
+    for c in dict.fromkeys(surface):  # in order, not in the hash seed's
         if not c.isalnum():
             feats.append("punct=" + c)
     kinds = (
@@ -443,7 +502,23 @@ def span_features(
             feats.append("common_word=" + words[0])
         if any(len(w) > 2 and is_known_name(w) for w in words):
             feats.append("has_name_word")
-    line_start, line_end = _line_bounds(text, start, end)
+    return tuple(feats)
+
+
+def span_features(
+    text: str, start: int, end: int, context: DocumentContext | None = None
+) -> list[str]:
+    """The features of one candidate: its shape and character classes, affixes, word
+    frequency, and its context (neighbouring words and cue words, the key before a colon or
+    `=`, a form label above, the column header and neighbouring cells of a table, the line's
+    layout, chat speakers and repetitions in the document)."""
+    surface = text[start:end]
+    feats = list(_surface_features(surface))
+    compressed = _compressed(word_shape(surface))
+    lower = surface.lower()
+    lines = context.lines if context is not None else Lines(text)
+    k = lines.number(start)
+    line_start, line_end = lines.starts[k], lines.ends[k]
     before = text[max(line_start, start - 80) : start]
     after = text[end : min(line_end, end + 40)]
     window = _WORD.findall(before)[-CUE_WINDOW:]
@@ -454,8 +529,8 @@ def span_features(
         feats.append("w-any=" + _context_word(w))
     for i, w in enumerate(next_words[:2]):
         feats.append(f"w+{i + 1}=" + _context_word(w))
-    feats.extend(set(_cue_features("cue<=", window)))
-    feats.extend(set(_cue_features("cue>=", next_words)))
+    feats.extend(dict.fromkeys(_cue_features("cue<=", window)))
+    feats.extend(dict.fromkeys(_cue_features("cue>=", next_words)))
     if not prev_words and line_start > 0:
         above = text[max(0, line_start - 40) : line_start - 1]
         above_words = _WORD.findall(above)
@@ -468,29 +543,23 @@ def span_features(
     feats.append("cb=" + char_before)
     feats.append("ca=" + char_after)
     feats.append(f"cba={char_before}{char_after}")
-    if start == line_start or not text[line_start:start].strip():
+    layout = lines.layout(k)
+    if start - line_start <= layout.indent:
         feats.append("line_first")
     if after.strip() == "" and end <= line_end:
         feats.append("line_last")
-    key = _KEY_BEFORE.search(before)
+    key = _KEY_BEFORE.search(before) if _may_end_with_key(before) else None
     if key:
         key_words = _WORD.findall(key.group(1).lower())[-3:]
         feats.extend("key=" + _context_word(w) for w in key_words)
         feats.extend(_cue_features("cuekey=", key_words))
-    flag = _FLAG_BEFORE.search(before)
+    flag = _FLAG_BEFORE.search(before) if before.endswith((" ", "=")) and "-" in before else None
     if flag:
         flag_words = _WORD.findall(flag.group(1).lower())
         feats.extend("key=" + _context_word(w) for w in flag_words)
         feats.extend(_cue_features("cuekey=", flag_words))
-    if _TIME_START.match(text, line_start):
-        feats.append("line_timestamp")
-    line = text[line_start:line_end]
-    feats.append("line_rare=" + _rare_share(line))
-    if line.lstrip()[:1] in "{[" or '":' in line:
-        feats.append("line_json")
-    if "|" in line:
-        feats.append("line_piped")
-    feats.extend(_table_context(text, line_start, line_end, start, compressed))
+    feats.extend(layout.features)
+    feats.extend(_table_context(lines, k, start, compressed))
     if context is not None:
         feats.append("repeats=" + _bucket(context.counts[surface] - 1))
         if lower in context.speakers:
@@ -508,10 +577,11 @@ def _rare_share(line: str) -> str:
     words = _LINE_WORD.findall(line)
     if len(words) < 3:
         return "few"
-    share = sum(max_zipf(w) < RARE_ZIPF for w in words) / len(words)
+    share = sum(map(is_rare_word, words)) / len(words)
     return "0" if share == 0 else ("low" if share < 0.25 else "high")
 
 
+@lru_cache(maxsize=1 << 18)  # the same features recur in every document
 def feature_index(feature: str) -> int:
     """The hashed column of a feature string (crc32: stable across processes, unlike hash)."""
     return zlib.crc32(feature.encode("utf-8")) & ((1 << HASH_BITS) - 1)
@@ -519,7 +589,7 @@ def feature_index(feature: str) -> int:
 
 def document_counts(text: str) -> Counter[str]:
     """How often each token occurs in the document (repeated ids and user names)."""
-    return Counter(m.group() for m in _TOKEN.finditer(text))
+    return Counter(_TOKEN.findall(text))
 
 
 class IdSpanModel:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from anonymizer.detection.combined import CombinedDetector
 from anonymizer.detection.idspans import (
+    MAX_TABLE_LINE,
     MODEL_DIR,
     NONE,
     SOURCE,
@@ -137,6 +139,55 @@ def test_speaker_scan_is_linear_on_long_runs_of_whitespace():
         "    document_context(text)\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+
+
+class SliceCountingText(str):
+    """A document that counts the characters sliced out of it."""
+
+    sliced = 0
+
+    def __getitem__(self, key):  # type: ignore[override]
+        part = super().__getitem__(key)
+        SliceCountingText.sliced += len(part)
+        return part
+
+
+def test_the_work_per_candidate_is_bounded_on_one_long_line():
+    # the old code copied the whole line (and counted its separators) for every candidate:
+    # quadratic on a document of one long line
+    cells = " | ".join(f"AB-{i:06d} kev_{i}" for i in range(2000))
+    text = SliceCountingText("ID | Name\n" + cells + "\n")
+    SliceCountingText.sliced = 0
+    assert classify_spans(text, []) is not None
+    assert len(candidate_spans(text)) >= 4000
+    assert SliceCountingText.sliced < 20 * len(text)
+
+
+def test_a_line_longer_than_a_table_row_gets_no_column_features():
+    row = "004102 | " + " | ".join(["x"] * (MAX_TABLE_LINE // 4))
+    text = "ID | Name\n" + row + "\n"
+    assert not any(f.startswith("col") for f in context_features(text, "004102"))
+    assert "colhdr=id" in context_features("ID | Name\n004102 | x\n", "004102")
+
+
+def test_features_come_in_the_same_order_whatever_the_hash_seed():
+    script = (
+        "from anonymizer.detection.idspans import document_context, span_features\n"
+        "text = 'user id / pin code: a-b.c_d#e!f+g ids no pin'\n"
+        "start = text.index('a-b')\n"
+        "print(span_features(text, start, start + 13, document_context(text)))\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(outputs) == 1
 
 
 def test_payment_addresses_without_a_domain_are_candidates():
