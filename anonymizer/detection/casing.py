@@ -16,6 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from anonymizer.detection.gazetteer import city_names
+from anonymizer.detection.line_language import word_in_any_language
+from anonymizer.detection.names import is_known_name
 from anonymizer.types import Detection
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")
@@ -128,12 +131,24 @@ REREAD_CATEGORIES = frozenset({"full person name", "organization", "location"})
 
 def mapped_back(text: str, copy: CasedCopy, found: Sequence[Detection]) -> list[Detection]:
     """The copy's people, organisations and places written in capitals in the document, at
-    the document's offsets (its postcodes and street numbers are no better read than before)."""
+    the document's offsets, unless every word in capitals is a common word (a heading); its
+    postcodes and street numbers are no better read than before."""
     out = []
     for d in found:
         if d.category not in REREAD_CATEGORIES or d.source != "ner":
             continue
         moved = copy.to_document(d)
-        if moved is not None and any(map(_capitals, _WORD.findall(text[moved.start : moved.end]))):
+        if moved is None:
+            continue
+        capitals = [w for w in _WORD.findall(text[moved.start : moved.end]) if _capitals(w)]
+        if capitals and not all(map(_heading_word, capitals)):
             out.append(moved)
     return out
+
+
+def _heading_word(word: str) -> bool:
+    """A word of a heading or a form's label ("VIAJEROS", "APPLICATION"): very common in some
+    language, and neither a name nor a city."""
+    return (
+        word_in_any_language(word) and not is_known_name(word) and word.title() not in city_names()
+    )
