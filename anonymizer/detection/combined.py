@@ -17,6 +17,8 @@ the rules and the NER model, and each proposal gets a score (`score_candidate`):
   ("Desk:", "ZIP:"), digits inside a name, a "name" made only of common English words that
   are nobody's name ("salesperson", "big"; `names.py`).
 
+Runs of words in capitals are also read by the model from a case-normalised copy
+(`casing.py`), and the places after a street line are taken piece by piece (`address_tail`).
 Proposals scoring at least `THRESHOLD` are kept, and names kept with a score of at least
 `propagation.MIN_SEED_SCORE` are propagated to their other mentions. Presidio is not on
 this path (it stays available as the `presidio` detector and as the benchmark baseline).
@@ -56,6 +58,7 @@ from anonymizer.detection.regex import (
     NUMBER_WORD,
     PARTICLES,
     STREET_SUFFIX,
+    US_STATES,
     RegexDetector,
 )
 from anonymizer.detection.wordlists import FIELD_LABELS
@@ -612,7 +615,7 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
 
 _ADDRESS_END = frozenset({"street address", "postal code"})
 # The next comma-separated piece of an address line: one to three capitalised words or a
-# word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este"), or a US state code.
+# word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este", "GA").
 _ADDRESS_PIECE = re.compile(
     rf"(?:,[ ]?|[ ][–-][ ])((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
     r"(?=[ ]*(?:[,;.:)\n–-]|$))"
@@ -625,10 +628,15 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
     """The places written after a street line or a postcode, piece by comma-separated piece,
     up to the line's end ("2 Rose Cottages, Nidd Lane, Birstwith", "Jr. Ayacucho 318, dpto.
     402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi"): in an address a town,
-    district or country is one, whatever its words mean elsewhere."""
+    district or country is one, whatever its words mean elsewhere. A US state code after a
+    place ("Macon, GA") is one too."""
     covered = {(d.start, d.end) for d in kept}
     found = []
     for d in kept:
+        if d.category == "location" and d.score >= THRESHOLD:
+            state = _STATE_AFTER_CITY.match(text, d.end)  # "Macon, GA": the state is a place
+            if state and state.span(1) not in covered:
+                found.append(_tail_place(*state.span(1)))
         if d.category not in _ADDRESS_END or d.score < THRESHOLD:
             continue
         position = d.end
@@ -641,19 +649,19 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
             if surface.casefold() in FIELD_LABELS or not _place_like(surface):
                 break
             if (start, end) not in covered:
-                found.append(
-                    Detection(
-                        start,
-                        end,
-                        "location",
-                        placeholder_for("location"),
-                        "context",
-                        ADDRESS_TAIL_SCORE,
-                        "address_tail",
-                    )  # fmt: skip
-                )
+                found.append(_tail_place(start, end))
             position = end
     return found
+
+
+def _tail_place(start: int, end: int) -> Detection:
+    return Detection(
+        start, end, "location", placeholder_for("location"), "context", ADDRESS_TAIL_SCORE,
+        "address_tail",
+    )  # fmt: skip
+
+
+_STATE_AFTER_CITY = re.compile(rf",[ ]?({US_STATES})(?![\w'’-]|[ ]?[a-z])")
 
 
 def _place_like(surface: str) -> bool:

@@ -82,20 +82,11 @@ def test_days_and_months_in_a_list_are_dates_and_one_alone_is_not() -> None:
     assert found("seen on 14.2..\n", "date") == {"14.2."}
 
 
-def street(text: str, surface: str) -> Detection:
+def tail(text: str, surface: str, category: str = "street address") -> list[str]:
+    """What `address_tail` finds after `surface` kept as a detection of `category`."""
     start = text.index(surface)
-    return Detection(
-        start,
-        start + len(surface),
-        "street address",
-        placeholder_for("street address"),
-        "test",
-        0.8,
-    )
-
-
-def tail(text: str, surface: str) -> list[str]:
-    return [text[d.start : d.end] for d in address_tail(text, [street(text, surface)])]
+    kept = Detection(start, start + len(surface), category, placeholder_for(category), "test", 0.8)
+    return [text[d.start : d.end] for d in address_tail(text, [kept])]
 
 
 def test_the_places_after_a_street_line_are_locations_piece_by_piece() -> None:
@@ -109,3 +100,8 @@ def test_the_tail_stops_at_a_sentence_a_weekday_or_common_words() -> None:
     assert tail("Flat 80F, Vierakker. The Tenant agrees", "Flat 80F") == ["Vierakker"]
     assert tail("send it to 45 Harbour Road, Monday at the latest", "45 Harbour Road") == []
     assert tail("at 12 Marsh Lane, and then home", "12 Marsh Lane") == []
+
+
+def test_a_us_state_code_after_a_place_is_a_place() -> None:
+    assert tail("moved to Macon, GA last spring", "Macon", "location") == ["GA"]
+    assert tail("moved to Macon, IN a hurry", "Macon", "location") == []
