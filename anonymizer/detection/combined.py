@@ -58,7 +58,6 @@ from anonymizer.detection.regex import (
     NUMBER_WORD,
     PARTICLES,
     STREET_SUFFIX,
-    US_STATES,
     RegexDetector,
 )
 from anonymizer.detection.wordlists import FIELD_LABELS
@@ -628,15 +627,10 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
     """The places written after a street line or a postcode, piece by comma-separated piece,
     up to the line's end ("2 Rose Cottages, Nidd Lane, Birstwith", "Jr. Ayacucho 318, dpto.
     402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi"): in an address a town,
-    district or country is one, whatever its words mean elsewhere. A US state code after a
-    place ("Macon, GA") is one too."""
+    district or country is one, whatever its words mean elsewhere."""
     covered = {(d.start, d.end) for d in kept}
     found = []
     for d in kept:
-        if d.category == "location" and d.score >= THRESHOLD:
-            state = _STATE_AFTER_CITY.match(text, d.end)  # "Macon, GA": the state is a place
-            if state and state.span(1) not in covered:
-                found.append(_tail_place(*state.span(1)))
         if d.category not in _ADDRESS_END or d.score < THRESHOLD:
             continue
         position = d.end
@@ -659,9 +653,6 @@ def _tail_place(start: int, end: int) -> Detection:
         start, end, "location", placeholder_for("location"), "context", ADDRESS_TAIL_SCORE,
         "address_tail",
     )  # fmt: skip
-
-
-_STATE_AFTER_CITY = re.compile(rf",[ ]?({US_STATES})(?![\w'’-]|[ ]?[a-z])")
 
 
 def _place_like(surface: str) -> bool:

@@ -100,8 +100,3 @@ def test_the_tail_stops_at_a_sentence_a_weekday_or_common_words() -> None:
     assert tail("Flat 80F, Vierakker. The Tenant agrees", "Flat 80F") == ["Vierakker"]
     assert tail("send it to 45 Harbour Road, Monday at the latest", "45 Harbour Road") == []
     assert tail("at 12 Marsh Lane, and then home", "12 Marsh Lane") == []
-
-
-def test_a_us_state_code_after_a_place_is_a_place() -> None:
-    assert tail("moved to Macon, GA last spring", "Macon", "location") == ["GA"]
-    assert tail("moved to Macon, IN a hurry", "Macon", "location") == []
