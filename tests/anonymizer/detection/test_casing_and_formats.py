@@ -6,6 +6,9 @@ comes from an evaluation set.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from anonymizer.detection.casing import CASE_SOURCE_SUFFIX, capitals_runs, cased_copy
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import CombinedDetector, address_tail
@@ -100,3 +103,29 @@ def test_the_tail_stops_at_a_sentence_a_weekday_or_common_words() -> None:
     assert tail("Flat 80F, Vierakker. The Tenant agrees", "Flat 80F") == ["Vierakker"]
     assert tail("send it to 45 Harbour Road, Monday at the latest", "45 Harbour Road") == []
     assert tail("at 12 Marsh Lane, and then home", "12 Marsh Lane") == []
+
+
+def test_the_cased_copy_is_linear_on_long_lines_in_capitals() -> None:
+    # in a child process, so a quadratic version fails the test instead of hanging the suite
+    # (the first version took 11 s on the 40 kB line and about 8 s on the 228 kB text)
+    script = (
+        "from anonymizer.detection.casing import cased_copy\n"
+        "cased_copy(','.join(['ABCD', 'EFGH'] * 100_000))\n"
+        "cased_copy('AB CD ' + 'x' * 50 + '\\n')\n"
+        "cased_copy(('AB CD ' + 'x' * 50 + ' ') * 20_000)\n"
+        "cased_copy((('AB CD ' + 'x' * 50 + ' ') * 30 + '\\n') * 1_000)\n"
+        "cased_copy('TRANSFER TO ESTHER KAMYA\\n' * 50_000)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+
+
+def test_a_detection_maps_back_only_inside_its_own_piece() -> None:
+    text = "AB CD one\nplain line\nEF GH two"
+    copy = cased_copy(text)
+    assert copy is not None and len(copy.pieces) == 2
+    second = copy.text.index("Ef Gh")
+    inside = Detection(second, second + 5, "organization", "[ORG]", "ner", 0.7)
+    moved = copy.to_document(inside)
+    assert moved is not None and text[moved.start : moved.end] == "EF GH"
+    across = Detection(0, second + 2, "organization", "[ORG]", "ner", 0.7)
+    assert copy.to_document(across) is None
