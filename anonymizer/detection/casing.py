@@ -57,9 +57,8 @@ class CasedCopy:
         if d.end > copy_start + length:
             return None
         shift = doc_start - copy_start
-        return replace(
-            d, start=d.start + shift, end=d.end + shift, rule_id=d.rule_id + CASE_SOURCE_SUFFIX
-        )
+        rule_id = (d.rule_id or d.source) + CASE_SOURCE_SUFFIX
+        return replace(d, start=d.start + shift, end=d.end + shift, rule_id=rule_id)
 
 
 _AFTER_ANY_OFFSET = sys.maxsize  # sorts a (copy start, ...) key after every piece there

@@ -124,8 +124,8 @@ def test_a_detection_maps_back_only_inside_its_own_piece() -> None:
     copy = cased_copy(text)
     assert copy is not None and len(copy.pieces) == 2
     second = copy.text.index("Ef Gh")
-    inside = Detection(second, second + 5, "organization", "[ORG]", "ner", 0.7)
+    inside = Detection(second, second + 5, "organization", "[ORG]", "ner", 0.7, "ner:ORG")
     moved = copy.to_document(inside)
     assert moved is not None and text[moved.start : moved.end] == "EF GH"
-    across = Detection(0, second + 2, "organization", "[ORG]", "ner", 0.7)
+    across = Detection(0, second + 2, "organization", "[ORG]", "ner", 0.7, "ner:ORG")
     assert copy.to_document(across) is None
