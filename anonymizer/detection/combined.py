@@ -679,7 +679,22 @@ _COLON_AFTER = re.compile(
     r"(?:[ ](?:da|di|de|del|du|an|von|für|par|por|per|by|of|to|at))?[ \t]*:(?![/:\d])"
 )
 _INITIAL = re.compile(r"[A-Z]\.[ ]?[A-Z]")
-_FORM_GAP = re.compile(r"(?:^|[ ]{2,}|\t|[|·•])[ \t]*$")
+_FORM_GAP_MARKS = ("|", "·", "•")
+
+
+def _ends_after_form_gap(text: str, line_start: int, end: int) -> bool:
+    """Whether text[line_start:end] ends with a column gap (two spaces or a tab, then only
+    blanks), a table bar or bullet, or is blank from the document's start. Linear: a regex
+    for it backtracks cubically on long runs of spaces."""
+    tail = text[line_start:end]
+    stripped = tail.rstrip(" \t")
+    blanks = tail[len(stripped) :]
+    return (
+        (line_start == 0 and not stripped)
+        or "  " in blanks
+        or "\t" in blanks
+        or stripped.endswith(_FORM_GAP_MARKS)
+    )
 
 
 def at_label_position(text: str, d: Detection) -> bool:
@@ -692,13 +707,13 @@ def at_label_position(text: str, d: Detection) -> bool:
     before = _TIME_BEFORE.sub("", text[line_start : d.start]).strip(" \t[]<")
     return (
         not before
-        or bool(_FORM_GAP.search(text, line_start, d.start))
+        or _ends_after_form_gap(text, line_start, d.start)
         or bool(_STAMP.fullmatch(before))
     )
 
 
 # What a chat export writes before the speaker: "12/05/2024, 21:07 - ", "[3/7/24 10:04 PM] ".
-_STAMP = re.compile(r"[\d/.,:\s\[\]()–-]*(?:[AaPp]\.?[Mm]\.?)?[\s\]–-]*")
+_STAMP = re.compile(r"[\d/.,:\s\[\]()–-]*+(?:[AaPp]\.?[Mm]\.?)?[\s\]–-]*+")
 
 
 SPEAKER_CONTEXT = 20_000

@@ -1117,9 +1117,24 @@ _LISTED_BEFORE = re.compile(_DAY_SLASH_MONTH + _LIST_GAP + r"$")
 _LISTED_AFTER = re.compile(_LIST_GAP + _DAY_SLASH_MONTH)
 
 
+# Words that make a/b lists fractions, scores or quantities, not dates ("1/2 and 1/4 cup",
+# "ratings were 4/5, 3/5", "split 1/3 and 2/3").
+_FRACTION_CONTEXT = re.compile(
+    r"(?i)\b(?:cups?|tsp|tbsp|teaspoons?|tablespoons?|inch(?:es)?|mm|cm|km|kg|oz|lbs?|ml"
+    r"|miles?|litres?|liters?|grams?|scor(?:e|es|ed|ing)|rat(?:ed|ings?)|stars?|marks?"
+    r"|points?|pts|out[ ]of|split|ratio|shares?|mix(?:ed|ture)?|weight|portions?|fractions?"
+    r"|odds|parts?|recipe|percent)\b"
+)
+FRACTION_CONTEXT_CHARS = 40
+
+
 def refine_listed_day_month(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """Keep a day/month only when another stands right before or after it in a list."""
+    """Keep a day/month only when another stands right before or after it in a list, and
+    nothing around says fractions, scores or quantities."""
     if text[start:end] == _ROUND_THE_CLOCK:
+        return None
+    around = text[max(0, start - FRACTION_CONTEXT_CHARS) : end + FRACTION_CONTEXT_CHARS]
+    if _FRACTION_CONTEXT.search(around):
         return None
     after = _LISTED_AFTER.match(text, end)
     before = _LISTED_BEFORE.search(text, max(0, start - 12), start)
@@ -2761,13 +2776,17 @@ RULES: tuple[Rule, ...] = (
         "flat_number",
         "street address",
         _c(
-            r"(?<![\w])(?:[Aa]pt\.?|[Aa]partment|[Ff]lat)[ ]?\#?\d{1,4}[A-Za-z]?"
+            r"(?<![\w])(?:(?:Apt\.?|Apartment|Flat)|(?<!\ba[ ])(?:apt\.?|apartment|flat)"
+            r"(?=[ ]?\#?\d{1,4}[A-Za-z]?[ \t]*(?:[,;)/\n]|$|[ ](?:of|in|at|on)\b)))"
+            r"[ ]?\#?\d{1,4}[A-Za-z]?"
             r"(?![\w%]|[.,]\d|[ ]?(?i:%|percent|per|minutes?|mins?|hours?|hrs?|days?|weeks?"
-            r"|months?|years?|pounds?|euros?|dollars?|quid|fee|rate|off|times|x)\b)"
+            r"|months?|years?|pounds?|euros?|dollars?|quid|fee|rate|off|times|x|km|kms|miles?"
+            r"|metres?|meters?|doors?|quarters?|floors?|blocks?|streets?)\b)"
         ),
         0.7,
-        "a flat or apartment number, alone a piece of an address (Flat 4, the tenant in flat "
-        "22, Apt 3B); not a flat rate (a flat 20% fee, flat 20 minutes)",
+        "a flat or apartment number, alone a piece of an address (Flat 4, Apt 3B; in lower case "
+        "only where an address piece ends: flat 22, / in flat 9 of ...); not a flat rate or a "
+        "distance (a flat 20% fee, flat 20 minutes, the apartment 5 km from the beach)",
         anchors=("apt", "apartment", "flat"),
     ),
     Rule(
