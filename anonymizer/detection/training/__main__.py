@@ -43,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         help="minutes between checkpoints scored on dev-hand-hard + dev-hand-wild with the "
         "combined detector (0: keep the best synthetic dev F1)",
     )
+    train.add_argument(
+        "--hand-casing",
+        type=float,
+        default=0.0,
+        help="share of the hand-written documents that also get a recased copy (names in "
+        "capitals or lower case; training/casing.py)",
+    )
     gen = sub.add_parser("generate", help="write synthetic training documents as JSONL")
     gen.add_argument("--n", type=int, default=200)
     gen.add_argument("--seed", type=int, default=1)
@@ -65,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out or MODEL_DIR, start=args.start, depth=args.depth or DEPTH,
             labels=args.labels.split(",") if args.labels else LABELS, hand_paths=hand,
             hand_share=HAND_SHARE if args.hand_share is None else args.hand_share,
-            select_every=args.select_every,
+            select_every=args.select_every, hand_casing=args.hand_casing,
         )  # fmt: skip
         best = {k: v for k, v in meta["best"].items() if k != "selected"}
         selected = meta["best"].get("selected", {}).get("best", {})

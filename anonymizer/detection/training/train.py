@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from anonymizer.detection.training.casing import casing_copies
 from anonymizer.detection.training.handwritten import hand_examples, load_hand_docs, oversampled
 from anonymizer.detection.training.select import Selection
 from anonymizer.detection.training.synth import NER_LABELS, generate
@@ -154,6 +155,7 @@ def train(
     hand_paths: Sequence[Path] = (),
     hand_share: float = HAND_SHARE,
     select_every: float = 0.0,
+    hand_casing: float = 0.0,
 ) -> dict[str, Any]:
     """Train and save; returns the metadata written next to the weights.
 
@@ -164,7 +166,8 @@ def train(
     `hand_share` of the examples. `select_every` > 0:
     every that many minutes a checkpoint is saved and scored with the combined detector on
     `select.SELECTION_SETS`, and the best by `select.selection_cost` is kept (the start
-    weights are scored too); 0 keeps the best synthetic dev F1, as before.
+    weights are scored too); 0 keeps the best synthetic dev F1, as before. `hand_casing`:
+    the share of hand-written documents that also get a recased copy (`casing.py`).
     """
     import spacy
     from spacy.util import compounding, fix_random_seed, minibatch
@@ -191,11 +194,13 @@ def train(
     train_examples = to_examples(nlp, train_docs, annotator=base, rehearsed=rehearsed)
     dev_examples = to_examples(nlp, dev_docs, annotator=base, rehearsed=rehearsed)
     hand_docs = load_hand_docs(hand_paths)
-    hand = hand_examples(nlp, hand_docs, annotator=base)
+    recased_docs = casing_copies(hand_docs, hand_casing, seed) if hand_casing > 0 else []
+    hand = hand_examples(nlp, [*hand_docs, *recased_docs], annotator=base)
     n_generated = len(train_examples)
     train_examples = oversampled(train_examples, hand, hand_share, seed)
     print(
-        f"{len(hand_docs)} hand-written documents ({len(hand)} pieces) mixed into "
+        f"{len(hand_docs)} hand-written documents + {len(recased_docs)} recased copies "
+        f"({len(hand)} pieces) mixed into "
         f"{n_generated} generated: {len(train_examples)} examples",
         file=log,
         flush=True,
@@ -265,6 +270,8 @@ def train(
         "hand_docs": len(hand_docs),
         "hand_pieces": len(hand),
         "hand_share": hand_share if hand else 0.0,
+        "hand_casing": hand_casing,
+        "hand_casing_copies": len(recased_docs),
         "train_examples": len(train_examples),
         "train_words": sum(len(eg.reference) for eg in train_examples),
         "dev_docs": n_dev,
@@ -276,7 +283,7 @@ def train(
         f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs} "
         f"--start {start} --depth {depth} --labels {','.join(labels)} "
         f"--hand {'default' if hand_paths else 'none'} --hand-share {hand_share} "
-        f"--select-every {select_every}",
+        f"--select-every {select_every} --hand-casing {hand_casing}",
         "earlier_commands": earlier,
         "generator_commit": commit,
     }
