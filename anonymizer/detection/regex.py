@@ -1103,9 +1103,18 @@ _TYPED_STREET = _c(
 )
 
 
+# Longer strings are joined flat, longest first (same matches): the prefix tree nests one group
+# per character, and Python's regex compiler recurses once per nesting level.
+ALTERNATION_TREE_MAX_CHARS = 200
+
+
 def word_alternation(words: frozenset[str]) -> str:
     """A regex alternation of these strings factored by shared prefixes (much faster than a
     flat one; a longer string still wins over its prefix)."""
+    if any(len(word) > ALTERNATION_TREE_MAX_CHARS for word in words):
+        return (
+            "(?:" + "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
+        )
     tree: dict[str, Any] = {}
     for word in words:
         node = tree
