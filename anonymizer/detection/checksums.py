@@ -395,7 +395,9 @@ def eleven_digit_id_valid(candidate: str) -> bool:
 # keyword rules: their check digits alone pass one random number in ten or eleven.
 _NATIONAL_ID_SHAPES: tuple[tuple[re.Pattern[str], tuple[object, ...]], ...] = (
     (re.compile(r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]"), (fi_hetu,)),  # FI henkilötunnus
-    (re.compile(r"\d{6}/\d{3,4}"), (cz_rc,)),  # CZ/SK rodné číslo
+    # CZ/SK rodné číslo: only the 10-digit form, which has a check digit; the 9-digit one
+    # (born before 1954) is a date and three digits, found only after its keyword
+    (re.compile(r"\d{6}/\d{4}"), (cz_rc,)),
     (re.compile(r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}"), (be_nn,)),  # BE rijksregisternummer
     (re.compile(r"756\.\d{4}\.\d{4}\.\d{2}"), (ch_ssn,)),  # CH AHV/AVS
     (

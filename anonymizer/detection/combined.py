@@ -17,6 +17,8 @@ the rules and the NER model, and each proposal gets a score (`score_candidate`):
   ("Desk:", "ZIP:"), digits inside a name, a "name" made only of common English words that
   are nobody's name ("salesperson", "big"; `names.py`).
 
+Runs of words in capitals are also read by the model from a case-normalised copy
+(`casing.py`), and the places after a street line are taken piece by piece (`address_tail`).
 Proposals scoring at least `THRESHOLD` are kept, and names kept with a score of at least
 `propagation.MIN_SEED_SCORE` are propagated to their other mentions. Presidio is not on
 this path (it stays available as the `presidio` detector and as the benchmark baseline).
@@ -30,6 +32,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
+from anonymizer.detection.casing import cased_copy, mapped_back
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.gazetteer import city_detections, city_names
@@ -127,7 +130,12 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     if d.source == "ner" and d.category in _TRIMMED and not any(c.isalpha() for c in surface):
         penalty += 0.6  # "&", "👍", "──────"
     words = re.findall(r"[^\W\d_]+", surface)
-    if d.category == "full person name" and words and all(map(is_common_non_name, words)):
+    if (
+        d.category == "full person name"
+        and words
+        and all(map(is_common_non_name, words))
+        and not chat_speaker(text, d)
+    ):
         penalty += 0.35
     if d.category == "full person name" and len(surface.split()) > 4:
         penalty += 0.5  # a clause, not a name
@@ -151,6 +159,8 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     return penalty
 
 
+_ADDRESS_WORD = r"(?:St|Ste|Mt|Ft)\.|[A-ZÀ-ÖØ-Þ][\w'’-]*[^\W\d_]|[A-ZÀ-ÖØ-Þ]{2}"
+_PLACE_PARTICLE = r"de|del|da|do|di|la|le|am|an|upon|on"
 _CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)")
 
 
@@ -449,6 +459,11 @@ def _name_like(text: str, words: list[tuple[int, int]], capitalised: bool) -> bo
     return not capitalised and is_known_name(text[words[0][0] : words[-1][1]])
 
 
+def _lone_lower_word(surface: str) -> bool:
+    """One lower-case word that is no title: nothing in it was swallowed."""
+    return surface.isalpha() and surface.islower() and surface not in _TITLE_WORDS
+
+
 def trim_span(text: str, d: Detection) -> list[Detection]:
     """A name, organisation or place without the common lower-case words and titles it
     swallowed ("Pt Ana Costa", "jane - new", "Blanchard is overdue"); a person span is also
@@ -456,6 +471,13 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
     if d.category not in _TRIMMED:
         return [d]
     words = [(m.start(), m.end()) for m in _NON_SPACE.finditer(text, d.start, d.end)]
+    if (
+        d.source == "ner"
+        and d.category == PERSON
+        and len(words) == 1
+        and _lone_lower_word(text[d.start : d.end])
+    ):
+        return [d]  # the model's whole reading ("kev"); the score weighs it (`lower_case_penalty`)
     if d.category != PERSON:
         if not any(text[start].isupper() for start, _ in words):
             return [d]  # "united states" in lower-case text is still a place
@@ -495,8 +517,8 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
 def _proposals(text: str, detections: list[Detection]) -> list[Detection]:
     out = []
     for d in detections:
-        if d.source == NOT_PII_SOURCE:
-            out.append(d)
+        if d.source == NOT_PII_SOURCE or (d.category not in CONTEXTUAL and d.category != "age"):
+            out.append(d)  # nothing to split, cut or extend
         else:
             for piece in split_at_gaps(text, d):
                 for name in split_listed_names(text, piece):
@@ -590,6 +612,62 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
+_ADDRESS_END = frozenset({"street address", "postal code"})
+# The next comma-separated piece of an address line: one to three capitalised words or a
+# word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este", "GA").
+_ADDRESS_PIECE = re.compile(
+    rf"(?:,[ ]?|[ ][–-][ ])((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
+    r"(?=[ ]*(?:[,;.:)\n–-]|$))"
+)
+ADDRESS_TAIL_SCORE = 0.6
+MAX_TAIL_PIECES = 3
+
+
+def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """The places written after a street line or a postcode, piece by comma-separated piece,
+    up to the line's end ("2 Rose Cottages, Nidd Lane, Birstwith", "Jr. Ayacucho 318, dpto.
+    402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi"): in an address a town,
+    district or country is one, whatever its words mean elsewhere."""
+    covered = {(d.start, d.end) for d in kept}
+    found = []
+    for d in kept:
+        if d.category not in _ADDRESS_END or d.score < THRESHOLD:
+            continue
+        position = d.end
+        for _ in range(MAX_TAIL_PIECES):
+            piece = _ADDRESS_PIECE.match(text, position)
+            if piece is None:
+                break
+            start, end = piece.span(1)
+            surface = piece.group(1)
+            if surface.casefold() in FIELD_LABELS or not _place_like(surface):
+                break
+            if (start, end) not in covered:
+                found.append(_tail_place(start, end))
+            position = end
+    return found
+
+
+def _tail_place(start: int, end: int) -> Detection:
+    return Detection(
+        start, end, "location", placeholder_for("location"), "context", ADDRESS_TAIL_SCORE,
+        "address_tail",
+    )  # fmt: skip
+
+
+def _place_like(surface: str) -> bool:
+    """Not a title, a weekday or month, nor only very common English words (that are not a
+    city)."""
+    words = _ALPHA_WORD.findall(surface)
+    if not words or words[0].casefold() in _TITLE_WORDS:
+        return False
+    if surface in city_names():
+        return True
+    return not all(
+        w.casefold() in _CONNECTORS or word_zipf(w.casefold(), "en") >= COMMON_ZIPF for w in words
+    )
+
+
 LONE_LABEL_PENALTY = 0.5
 _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
@@ -601,7 +679,22 @@ _COLON_AFTER = re.compile(
     r"(?:[ ](?:da|di|de|del|du|an|von|für|par|por|per|by|of|to|at))?[ \t]*:(?![/:\d])"
 )
 _INITIAL = re.compile(r"[A-Z]\.[ ]?[A-Z]")
-_FORM_GAP = re.compile(r"(?:^|[ ]{2,}|\t|[|·•])[ \t]*$")
+_FORM_GAP_MARKS = ("|", "·", "•")
+
+
+def _ends_after_form_gap(text: str, line_start: int, end: int) -> bool:
+    """Whether text[line_start:end] ends with a column gap (two spaces or a tab, then only
+    blanks), a table bar or bullet, or is blank from the document's start. Linear: a regex
+    for it backtracks cubically on long runs of spaces."""
+    tail = text[line_start:end]
+    stripped = tail.rstrip(" \t")
+    blanks = tail[len(stripped) :]
+    return (
+        (line_start == 0 and not stripped)
+        or "  " in blanks
+        or "\t" in blanks
+        or stripped.endswith(_FORM_GAP_MARKS)
+    )
 
 
 def at_label_position(text: str, d: Detection) -> bool:
@@ -612,7 +705,15 @@ def at_label_position(text: str, d: Detection) -> bool:
         return False
     line_start = text.rfind("\n", 0, d.start) + 1
     before = _TIME_BEFORE.sub("", text[line_start : d.start]).strip(" \t[]<")
-    return not before or bool(_FORM_GAP.search(text, line_start, d.start))
+    return (
+        not before
+        or _ends_after_form_gap(text, line_start, d.start)
+        or bool(_STAMP.fullmatch(before))
+    )
+
+
+# What a chat export writes before the speaker: "12/05/2024, 21:07 - ", "[3/7/24 10:04 PM] ".
+_STAMP = re.compile(r"[\d/.,:\s\[\]()–-]*+(?:[AaPp]\.?[Mm]\.?)?[\s\]–-]*+")
 
 
 SPEAKER_CONTEXT = 20_000
@@ -649,6 +750,16 @@ def _made_of_words(surface: str) -> bool:
     return bool(words) and all(word_in_any_language(w) and not is_known_name(w) for w in words)
 
 
+def chat_speaker(text: str, d: Detection) -> bool:
+    """The span speaks at least twice at a label's place, and is not made of a form's words
+    ("kev:" in a chat written in lower case, whatever "kev" means in English)."""
+    return (
+        at_label_position(text, d)
+        and _labels_written(text, d) >= 2
+        and not _made_of_words(text[d.start : d.end])
+    )
+
+
 def lone_field_label(text: str, d: Detection) -> bool:
     """A "Label:" that speaks only once, is nobody's name and has no chat time stamp before
     it is a form field ("Propriétaire:", "Sexo:", "Reviewer:", "Medikation:"), whichever
@@ -675,8 +786,11 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
     kept = []
     cased = is_cased(text)
     for d in [*rules, *ner]:
-        near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
-        score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
+        if d.category in CONTEXTUAL:
+            near_rules, near_ner, near_not_pii = (index.overlapping(d) for index in indexes)
+            score = score_candidate(text, d, near_rules, near_ner, near_not_pii, cased)
+        else:
+            score = d.score  # an identifier's rule confidence is its score (`score_candidate`)
         if lone_field_label(text, d):
             score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
@@ -685,6 +799,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         kept
         + propagate_names(text, kept)
         + ages_after_names(text, kept)
+        + address_tail(text, kept)
         + propagate_identifiers(text, kept)
     )
 
@@ -719,7 +834,7 @@ class CombinedDetector:
 
     def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
         """As `detect` for many documents, with the model batched over all of them."""
-        ner_all = self.ner.all_many(texts)
+        ner_all = self.ner_with_cased_copies(texts)
         kept = [
             combine(text, self.rule_detections(text), found)
             for text, found in zip(texts, ner_all, strict=True)
@@ -727,6 +842,18 @@ class CombinedDetector:
         if self.idspans:
             kept = [k + classify_spans(text, k) for text, k in zip(texts, kept, strict=True)]
         return kept
+
+    def ner_with_cased_copies(self, texts: Sequence[str]) -> list[list[Detection]]:
+        """The model's entities in each document, those written in capitals read again from a
+        case-normalised copy (`casing.py`) in the same batch."""
+        copies = [cased_copy(t) for t in texts]
+        extra = [c.text for c in copies if c is not None]
+        found = self.ner.all_many([*texts, *extra])
+        out, rereads = found[: len(texts)], iter(found[len(texts) :])
+        for i, copy in enumerate(copies):
+            if copy is not None:
+                out[i] = out[i] + mapped_back(texts[i], copy, next(rereads))
+        return out
 
     def rule_detections(self, text: str) -> list[Detection]:
         """The regex rules' detections and the cities named in the text."""

@@ -8,8 +8,8 @@ months, places or particles. A word that is also common in English ("Will", "Gra
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
 English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all,
 and a word common in another language and nobody's name ("Saldo") spreads only as written.
-Mentions are found by a set intersection and a substring search per word (`name_mentions`),
-not by a pattern compiled for every document. User names and ids found once are likewise
+Mentions are found in one pass over the document's words (`name_mentions`), not by a
+pattern compiled for every document. User names and ids found once are likewise
 found at their other exact, whole-token mentions.
 """
 
@@ -115,31 +115,50 @@ def _apostrophes_in(token: str) -> list[int]:
     return [i for i, c in enumerate(token) if c in _APOSTROPHES]
 
 
+# Up to this many characters searched in all (words present x text length), each word is
+# found by `str.find`; past it (a long document naming many people), one pass over the words.
+FIND_BUDGET = 20_000_000
+
+
 def _mentions(text: str, haystack: str, words: set[str]) -> list[tuple[int, int]]:
     """Whole-word occurrences of the words in `haystack` (the text, or its folded copy of
     the same length), the longest where several start at one offset."""
+    present = _present(haystack, words)
+    if not present:
+        return []
     longest: dict[int, int] = {}
-    for word in _present(haystack, words):
-        start = haystack.find(word)
-        while start >= 0:
-            end = start + len(word)
-            if _starts_a_word(text, start) and _ends_a_word(text, end):
-                longest[start] = max(end, longest.get(start, end))
-            start = haystack.find(word, start + 1)
+    if len(present) * len(haystack) <= FIND_BUDGET:
+        for word in present:
+            start = haystack.find(word)
+            while start >= 0:
+                end = start + len(word)
+                if _starts_a_word(text, start) and _ends_a_word(text, end):
+                    longest[start] = max(end, longest.get(start, end))
+                start = haystack.find(word, start + 1)
+        return list(longest.items())
+    for token in _WORD.finditer(haystack):
+        word, start = token.group(), token.start()
+        for end in _ends_to_try(word, start):
+            if haystack[start:end] in present and _starts_a_word(text, start):
+                if _ends_a_word(text, end):
+                    longest[start] = end  # the ends are tried longest first
+                    break
     return list(longest.items())
 
 
-SEARCH_MAX_CHARS = 20_000
+def _ends_to_try(word: str, start: int) -> list[int]:
+    """The token's end, then the end of each part before an apostrophe, longest first."""
+    ends = [start + len(word)]
+    if "'" in word or "’" in word:
+        ends += [start + i for i in range(len(word) - 1, 0, -1) if word[i] in _APOSTROPHES]
+    return ends
 
 
 def name_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
     """Every whole-word mention of the rare words in any case and of the common words as
     written, sorted: the longest word that ends where a word ends, characters compared as
-    `re.IGNORECASE` does. A short text is searched word by word after a set intersection
-    (compiling a pattern would cost more than the search); a long one, with many names, in
-    one pass of a compiled alternation."""
-    if len(text) > SEARCH_MAX_CHARS:
-        return compiled_mentions(text, rare, common)
+    `re.IGNORECASE` does. One pass over the text's words per word set, whatever the text's
+    length and the number of names (no pattern compiled per document)."""
     found = _mentions(text, text, common) if common else []
     if rare:
         found += _mentions(text, _fold_same_length(text), {_fold_same_length(w) for w in rare})
@@ -151,9 +170,8 @@ _AFTER = r"(?![\w-]|['’]\w\w)"
 
 
 def compiled_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
-    """As `name_mentions`, with one pattern per word set: the words as a prefix tree, longest
-    first (a flat alternation of hundreds of names costs one comparison per name at every
-    offset of a long document)."""
+    """As `name_mentions`, with one pattern per word set (the words as a prefix tree, longest
+    first): the reference that the word-by-word search is tested against."""
     spans = []
     for words, flags in ((rare, re.IGNORECASE), (common, 0)):
         if words:
@@ -197,9 +215,41 @@ def propagate_identifiers(text: str, kept: Sequence[Detection]) -> list[Detectio
     if not values:
         return []
     spans = {(d.start, d.end) for d in kept}
-    pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(values))})(?![\w@-]|\.\w)"
     return [
-        replace(values[m.group()], start=m.start(), end=m.end(), rule_id="id_propagation")
-        for m in re.finditer(pattern, text)
-        if (m.start(), m.end()) not in spans
+        replace(values[text[start:end]], start=start, end=end, rule_id="id_propagation")
+        for start, end in identifier_mentions(text, set(values))
+        if (start, end) not in spans
     ]
+
+
+def identifier_mentions(text: str, values: set[str]) -> list[tuple[int, int]]:
+    """Whole-token occurrences of the values, left to right and not overlapping, the longest
+    where several start at one offset (as `finditer` over their alternation finds them). A
+    few values are searched one by one (`FIND_BUDGET`); many, in one pass of a compiled
+    alternation."""
+    if len(values) * len(text) > FIND_BUDGET:
+        pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(values))})(?![\w@-]|\.\w)"
+        return [m.span() for m in re.finditer(pattern, text)]
+    found = []
+    for value in values:
+        start = text.find(value)
+        while start >= 0:
+            end = start + len(value)
+            if _token_starts(text, start) and _token_ends(text, end):
+                found.append((start, end))
+            start = text.find(value, start + 1)
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
+        if not out or start >= out[-1][1]:
+            out.append((start, end))
+    return out
+
+
+def _token_starts(text: str, start: int) -> bool:
+    return start == 0 or not (_is_word_char(text, start - 1) or text[start - 1] in "@.-")
+
+
+def _token_ends(text: str, end: int) -> bool:
+    if _is_word_char(text, end) or text[end : end + 1] in ("@", "-"):
+        return False
+    return not (text[end : end + 1] == "." and _is_word_char(text, end + 1))

@@ -171,17 +171,54 @@ def _plate_value(value: str) -> bool:
 # national-format plate right after one of them is a registration.
 VEHICLE_WORDS = frozenset(
     """
-car van vehicle truck lorry motorbike motorcycle moped scooter taxi cab minibus suv pickup
-hatchback saloon sedan campervan motorhome caravan trailer
+car vehicle truck lorry motorbike motorcycle moped scooter taxi minibus suv
+hatchback saloon sedan campervan motorhome caravan
 auto autos wagen fahrzeug pkw lkw transporter kombi voiture véhicule camionnette camion
 coche vehículo furgoneta camión furgone macchina veicolo carro viatura samochód pojazd
 bil fordon
-vw volkswagen golf polo passat touran ford fiesta focus transit toyota corolla yaris prius
-bmw audi mercedes benz sprinter renault clio megane peugeot citroën citroen fiat panda
-skoda škoda octavia fabia opel vauxhall corsa astra nissan qashqai micra honda civic
-hyundai kia volvo seat ibiza leon tesla mazda dacia sandero duster suzuki mitsubishi subaru
+vw volkswagen passat touran ford toyota corolla yaris prius
+bmw audi mercedes benz renault clio megane peugeot citroën citroen fiat
+skoda škoda octavia fabia opel vauxhall corsa astra nissan qashqai micra honda
+hyundai kia volvo ibiza tesla mazda dacia sandero suzuki mitsubishi subaru
 jeep porsche
 """.split()
+)
+# Models whose name is also an ordinary word ("in focus this week", "in transit", "golf
+# club"): a vehicle only written as a name, capitalised or in capitals ("a silver Golf",
+# "FORD TRANSIT"); SEAT only in capitals ("Seat 14A" is on a boarding pass).
+VEHICLE_MODEL_WORDS = ("Focus", "Transit", "Golf", "Polo", "Fiesta", "Panda", "Civic", "Leon")
+VEHICLE_MODEL_WORDS_CAPS = ("SEAT", "SPRINTER", "DUSTER")
+# Vehicle nouns that are also other words (the Dutch particle in "Jan van Dijk", a "cab"
+# file, a film trailer, a pickup time): a vehicle after an article, a possessive or a
+# colour or kind ("the van", "a white van", "delivery van", "black cab").
+VEHICLE_NOUNS_AFTER_DETERMINER = ("van", "cab", "trailer", "pickup", "minivan")
+_VEHICLE_DETERMINERS = (
+    "the a an my his her our their your this that white silver black red blue grey gray green"
+    " delivery hire rental removal transit work company camper tow horse"
+).split()
+
+
+def _vehicle_word_pattern() -> str:
+    """The vehicle words of `plate_near_vehicle`: plain vehicle words and makes in any case,
+    ambiguous model names only as names, ambiguous nouns only after a determiner."""
+    determiners = "|".join(f"(?<=\\b{w}[ ])" for w in _VEHICLE_DETERMINERS)
+    models = "|".join(
+        [*VEHICLE_MODEL_WORDS, *(w.upper() for w in VEHICLE_MODEL_WORDS), *VEHICLE_MODEL_WORDS_CAPS]
+    )
+    nouns = "|".join(VEHICLE_NOUNS_AFTER_DETERMINER)
+    return (
+        rf"(?i:\b(?:{word_alternation(VEHICLE_WORDS)}))"
+        rf"|\b(?:{models})"
+        rf"|(?i:(?:{determiners})(?:{nouns}))"
+    )
+
+
+VEHICLE_ANCHORS = tuple(
+    sorted(
+        VEHICLE_WORDS
+        | {w.lower() for w in (*VEHICLE_MODEL_WORDS, *VEHICLE_MODEL_WORDS_CAPS)}
+        | set(VEHICLE_NOUNS_AFTER_DETERMINER)
+    )
 )
 # National plate layouts, upper case (a UK plate also in lower case); each needs letters and
 # digits, so that a year or a model name ("Golf GTI 2019", "BMW 320d") is not one.
@@ -201,6 +238,14 @@ PLATE_FORMATS = (
     r"[ ]?\d{1,6}"  # CH
     r"|\d[A-Z]{3}\d{3}|[A-Z]{3}[ -]?\d{3}"  # AU, US
     r")(?![\w-])"
+)
+
+
+# Things with numbers of their own: between "licence" and "no." they own the number.
+_OTHER_NUMBERED = (
+    r"\b(?:fees?|invoices?|orders?|receipts?|payments?|accounts?|tickets?|bills?|ref"
+    r"|reference|policy|contract|agreement|keys?|booking|case|customer|transaction|serial"
+    r"|seat|product|subscription|purchase|renewal)\b"
 )
 
 
@@ -1064,6 +1109,42 @@ _WEEKDAY_BEFORE = re.compile(
     r"(?i)\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
     r"|sat(?:urday)?|sun(?:day)?)\.?,?[ ]+(?:the[ ]+)?$"
 )
+
+
+_DAY_SLASH_MONTH = r"(?<![\w/.,:-])(?:3[01]|[12]\d|0?[1-9])/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
+_LIST_GAP = r"(?:,[ ]?|[ ](?:and|&|y|et|und|e)[ ]|[ ]{1,3})"
+_LISTED_BEFORE = re.compile(_DAY_SLASH_MONTH + _LIST_GAP + r"$")
+_LISTED_AFTER = re.compile(_LIST_GAP + _DAY_SLASH_MONTH)
+
+
+# Words that make a/b lists fractions, scores or quantities, not dates ("1/2 and 1/4 cup",
+# "ratings were 4/5, 3/5", "split 1/3 and 2/3").
+_FRACTION_CONTEXT = re.compile(
+    r"(?i)\b(?:cups?|tsp|tbsp|teaspoons?|tablespoons?|inch(?:es)?|mm|cm|km|kg|oz|lbs?|ml"
+    r"|miles?|litres?|liters?|grams?|scor(?:e|es|ed|ing)|rat(?:ed|ings?)|stars?|marks?"
+    r"|points?|pts|out[ ]of|split|ratio|shares?|mix(?:ed|ture)?|weight|portions?|fractions?"
+    r"|odds|parts?|recipe|percent)\b"
+)
+FRACTION_CONTEXT_CHARS = 40
+
+
+def refine_listed_day_month(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Keep a day/month only when another stands right before or after it in a list, and
+    nothing around says fractions, scores or quantities."""
+    if text[start:end] == _ROUND_THE_CLOCK:
+        return None
+    around = text[max(0, start - FRACTION_CONTEXT_CHARS) : end + FRACTION_CONTEXT_CHARS]
+    if _FRACTION_CONTEXT.search(around):
+        return None
+    after = _LISTED_AFTER.match(text, end)
+    before = _LISTED_BEFORE.search(text, max(0, start - 12), start)
+    neighbours = [m.group().strip(" ,&") for m in (after, before) if m is not None]
+    if any(_ROUND_THE_CLOCK not in n for n in neighbours):
+        return start, end
+    return None
+
+
+_ROUND_THE_CLOCK = "24/7"
 
 
 def refine_date(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -2047,11 +2128,13 @@ RULES: tuple[Rule, ...] = (
         "licence_number_near",
         "driver's license",
         _c(
-            r"(?i:\blicen[cs]e\b)[^\n.;]{0,30}?(?i:\b(?:no\.|number|nr\.|n[º°]|#))[ \t]*:?[ \t]*"
+            r"(?i:\blicen[cs]e\b)(?:(?!(?i:" + _OTHER_NUMBERED + r"))[^\n.;]){0,30}?"
+            r"(?i:\b(?:no\.|number|nr\.|n[º°]|#))[ \t]*:?[ \t]*"
             r"([A-Z0-9][A-Z0-9-]{4,18})(?![\w-])"
         ),
         MEDIUM,
-        "a licence's number a few words after the word licence (US licence (Texas, no. 40918273))",
+        "a licence's number a few words after the word licence (US licence (Texas, no. 40918273)),"
+        " unless another numbered thing comes between (licence fee, invoice no. 40918273)",
         group=1,
         validate=_four_digits,
         anchors=("licen",),
@@ -2099,16 +2182,14 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "plate_near_vehicle",
         "license plate",
-        _c(
-            rf"(?i:\b(?:{word_alternation(VEHICLE_WORDS)}))\b[^\n]{{0,40}}?(?<![\w-]){PLATE_FORMATS}"
-        ),
+        _c(rf"(?:{_vehicle_word_pattern()})\b[^\n]{{0,40}}?(?<![\w-]){PLATE_FORMATS}"),
         MEDIUM,
         "a plate in one of the national formats (UK, IE, DE, AT, FR, IT, ES, NL, BE, PL, PT, "
         "SE, CH, IN, AU, US) within 40 characters after a vehicle word or make (van, Auto, "
         "voiture, Golf, Toyota)",
         group=1,
         validate=_plate_not_a_model,
-        anchors=tuple(sorted(VEHICLE_WORDS)),
+        anchors=VEHICLE_ANCHORS,
     ),
     Rule(
         "medical_record_number",
@@ -2686,10 +2767,27 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secondary_unit",
         "street address",
-        _c(r"(?<![\w])(?:Apt\.?|Apartment|Suite|Ste\.|Flat)[ ]?\#?\d{1,5}[A-Za-z]?(?![\w])"),
+        _c(r"(?<![\w])(?:Suite|Ste\.)[ ]?\#?\d{1,5}[A-Za-z]?(?![\w])"),
         LOW,
-        "apartment, suite or flat number",
-        anchors=("apt", "apartment", "suite", "ste.", "flat"),
+        "suite number (an office suite, or a piece of music: the model decides)",
+        anchors=("suite", "ste."),
+    ),
+    Rule(
+        "flat_number",
+        "street address",
+        _c(
+            r"(?<![\w])(?:(?:Apt\.?|Apartment|Flat)|(?<!\ba[ ])(?:apt\.?|apartment|flat)"
+            r"(?=[ ]?\#?\d{1,4}[A-Za-z]?[ \t]*(?:[,;)/\n]|$|[ ](?:of|in|at|on)\b)))"
+            r"[ ]?\#?\d{1,4}[A-Za-z]?"
+            r"(?![\w%]|[.,]\d|[ ]?(?i:%|percent|per|minutes?|mins?|hours?|hrs?|days?|weeks?"
+            r"|months?|years?|pounds?|euros?|dollars?|quid|fee|rate|off|times|x|km|kms|miles?"
+            r"|metres?|meters?|doors?|quarters?|floors?|blocks?|streets?)\b)"
+        ),
+        0.7,
+        "a flat or apartment number, alone a piece of an address (Flat 4, Apt 3B; in lower case "
+        "only where an address piece ends: flat 22, / in flat 9 of ...); not a flat rate or a "
+        "distance (a flat 20% fee, flat 20 minutes, the apartment 5 km from the beach)",
+        anchors=("apt", "apartment", "flat"),
     ),
     Rule(
         "named_street",
@@ -3424,13 +3522,23 @@ RULES: tuple[Rule, ...] = (
                 )
             )
             + r")(?!24/7)((?:3[01]|[12]\d|0?[1-9])(?:/(?:1[0-2]|0?[1-9])(?![\w/-]|[.,]\d)"
-            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/.-]|[ ]?\d)))"
+            r"|\.(?:1[0-2]|0?[1-9])\.(?![\w/-]|\.\w|[ ]?\d)))"
         ),
         LOW + 0.1,
         "day/month without a year after on / from / until / since / start: on 12/9, started "
         "13/3, start 1.4.",
         group=1,
         trigger=Trigger(_c(r"(?<![\w/.])\d{1,2}(?:/\d{1,2}|\.\d{1,2}\.)(?![\w/])"), 0, 0),
+    ),
+    Rule(
+        "date_day_month_listed",
+        "date",
+        _c(_DAY_SLASH_MONTH),
+        LOW + 0.1,
+        "day/month without a year next to another in a list or a row (emails of 3/2, 17/2, "
+        "1/3 and 22/3; a rota's 3/3 4/3 5/3): one alone may be a fraction or a score",
+        refine=refine_listed_day_month,
+        trigger=Trigger(_c(_DAY_SLASH_MONTH + _LIST_GAP + _DAY_SLASH_MONTH), 12, 12),
     ),
     Rule(
         "one_time_code",
@@ -3635,7 +3743,7 @@ RULES: tuple[Rule, ...] = (
         "national id",
         _c(
             _first(r"\d", r"[\w+./-]")
-            + r"(?:\d{5}(?:[-+A-FU-Y]\d{3}[0-9A-Y]|/\d{3,4}|-\d{7})|\d\.\d{2}\.\d{2}-\d{3}\.\d{2}"
+            + r"(?:\d{5}(?:[-+A-FU-Y]\d{3}[0-9A-Y]|/\d{4}|-\d{7})|\d\.\d{2}\.\d{2}-\d{3}\.\d{2}"
             r"|56\.\d{4}\.\d{4}\.\d{2}"
             r"|(?:[ ]?\d{2}){2}[ ]?(?:\d{2}|2[AB])[ ]?\d{3}[ ]?\d{3}[ ]?\d{2}"
             r"|\d{12}|\d{16}[\dX]|\d{6}[A-W][A-IW]?)(?![\w-]|[.,/]\d)"
@@ -4032,13 +4140,15 @@ RULES: tuple[Rule, ...] = (
         "ethnicity_description",
         "nationality or group",
         _c(
-            r"(?i:\b(?:white|black|brown|mixed[- ]race|mixed)\b)"
-            rf"(?:[ ](?i:{NATIONALITY})(?=[ ,.;)]|$)|(?=[ ](?i:{_PERSON_NOUNS})s?\b))",
+            r"(?:(?i:\b(?:white|black|mixed[- ]race))|\bbrown)\b"
+            rf"(?:[ ](?i:{NATIONALITY})(?=[ ,.;)]|$)|(?=[ ](?i:{_PERSON_NOUNS})s?\b))"
+            r"|(?i:\bmixed(?:[- ]race\b|(?=[ ](?:heritage|ethnicity|descent|parentage)\b)))",
             re.MULTILINE,
         ),
         0.8,
         "a colour or mixed race said of people, as descriptions in police and medical text "
-        "give it (white British, black male, mixed-race woman)",
+        'give it (white British, black male, mixed-race woman); not a bare "mixed" (mixed '
+        'British and Irish crowd) nor a capitalised "Brown" (the Brown family)',
         anchors=("white", "black", "brown", "mixed"),
     ),
     Rule(

@@ -710,14 +710,20 @@ def _best_threshold(points: Sequence[tuple[float, bool]]) -> tuple[float, int, i
 
 
 def thresholds_from_points(
-    scored: dict[str, list[tuple[float, bool]]],
+    scored: dict[str, list[tuple[float, bool]]], shared: float | None = None
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """A threshold on P(PII) for every category: one shared by all (found - FP_COST × false
     spans over every category's candidates), and a category's own only where it has at least
     MIN_TUNING_POINTS candidates above MIN_THRESHOLD; a handful of documents is too few to fit
     one category's threshold (one table of age-group codes would switch ages off). Also
-    returns what each threshold finds among the points."""
-    shared, tp, fp = _best_threshold([p for points in scored.values() for p in points])
+    returns what each threshold finds among the points. A given `shared` threshold is taken
+    as it is (what it finds is still reported)."""
+    every = [p for points in scored.values() for p in points]
+    if shared is None:
+        shared, tp, fp = _best_threshold(every)
+    else:
+        tp = sum(hit for p, hit in every if p >= shared)
+        fp = sum(not hit for p, hit in every if p >= shared)
     thresholds: dict[str, float] = {}
     found: dict[str, Any] = {"shared": {"threshold": shared, "found": tp, "false": fp}}
     for label, points in sorted(scored.items()):
@@ -733,11 +739,11 @@ def thresholds_from_points(
 
 
 def choose_thresholds(
-    model: IdSpanModel, tuning_docs: Sequence[dict[str, Any]]
+    model: IdSpanModel, tuning_docs: Sequence[dict[str, Any]], shared: float | None = None
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """The thresholds (`thresholds_from_points`) for the candidates that the rest of the
     default detector leaves uncovered in the tuning documents."""
-    return thresholds_from_points(_tuning_points(model, tuning_docs))
+    return thresholds_from_points(_tuning_points(model, tuning_docs), shared)
 
 
 def tuning_documents() -> list[dict[str, Any]]:
@@ -747,13 +753,14 @@ def tuning_documents() -> list[dict[str, Any]]:
     return handwritten_dev(HANDWRITTEN_HARD) + handwritten_dev(HANDWRITTEN_WILD)
 
 
-def retune(directory: Path) -> int:
+def retune(directory: Path, shared: float | None = None) -> int:
     """Choose the thresholds of the weights in `directory` again (meta.json rewritten)."""
     meta_path = directory / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta["thresholds"], meta["tuning"] = choose_thresholds(
-        IdSpanModel(directory), tuning_documents()
+        IdSpanModel(directory), tuning_documents(), shared
     )
+    meta["shared_threshold_given"] = shared
     meta_path.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     print(f"thresholds {meta['thresholds']}")
     return 0
@@ -773,9 +780,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--retune", action="store_true", help="only choose the thresholds of the weights in --out"
     )
+    parser.add_argument(
+        "--shared-threshold",
+        type=float,
+        default=None,
+        help="take this shared threshold instead of the best of found - FP_COST x false",
+    )
     args = parser.parse_args(argv)
     if args.retune:
-        return retune(args.out)
+        return retune(args.out, args.shared_threshold)
     began = time.time()
     generated, hand = training_documents(
         args.n_corpus, args.n_synth, args.n_distractor, args.n_tables, args.n_structured
@@ -799,9 +812,12 @@ def main(argv: list[str] | None = None) -> int:
         "examples": len(feats),
         "c": args.c,
         "hand_weight": args.hand_weight,
+        "shared_threshold_given": args.shared_threshold,
     }
     save(args.out, classes, columns, coef, intercept, {}, info)
-    thresholds, info["tuning"] = choose_thresholds(IdSpanModel(args.out), tuning_documents())
+    thresholds, info["tuning"] = choose_thresholds(
+        IdSpanModel(args.out), tuning_documents(), args.shared_threshold
+    )
     info["train_seconds"] = round(time.time() - began)
     save(args.out, classes, columns, coef, intercept, thresholds, info)
     size = sum(p.stat().st_size for p in args.out.iterdir())

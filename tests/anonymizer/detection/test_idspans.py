@@ -321,6 +321,18 @@ def test_a_category_with_few_tuning_candidates_takes_the_shared_threshold():
     assert thresholds["reference id"] == pytest.approx(0.7, abs=1e-4)  # its own: no false above
 
 
+def test_a_given_shared_threshold_is_taken_as_it_is_and_what_it_finds_reported():
+    from anonymizer.detection.training import idspans_train as train
+
+    points = {"age": [(0.95, True), (0.8, True), (0.75, False), (0.72, True)]}
+    best, _ = train.thresholds_from_points(points)
+    assert best["age"] == 0.8
+    thresholds, found = train.thresholds_from_points(points, shared=0.7)
+    assert thresholds == {"age": 0.7}
+    assert found["shared"] == {"threshold": 0.7, "found": 3, "false": 1}
+    assert found["age"]["found"] == 3 and found["age"]["false"] == 1
+
+
 def test_a_threshold_is_floored_so_the_candidate_it_was_read_from_passes():
     from anonymizer.detection.training.idspans_train import _best_threshold
 

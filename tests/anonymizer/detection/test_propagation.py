@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 
+import pytest
+
+from anonymizer.detection import propagation
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import CombinedDetector
 from anonymizer.detection.propagation import compiled_mentions, name_mentions, propagate_names
-from anonymizer.detection.regex import RegexDetector
+from anonymizer.detection.regex import RegexDetector, word_alternation
 from anonymizer.types import Detection
 
 
@@ -76,7 +80,11 @@ _PIECES = [
 ]  # fmt: skip
 
 
-def test_the_word_search_finds_what_a_compiled_alternation_finds_on_random_text() -> None:
+@pytest.mark.parametrize("budget", [propagation.FIND_BUDGET, 0])  # 0: the one-pass path
+def test_the_word_search_finds_what_a_compiled_alternation_finds_on_random_text(
+    monkeypatch, budget: int
+) -> None:
+    monkeypatch.setattr(propagation, "FIND_BUDGET", budget)
     rng = random.Random(12)
     rare = {"anna", "o'neil", "jean-luc", "strauss", "γαρυφαλίδησ", "irem", "kelvin"}
     common = {"Will", "Anna"}
@@ -97,3 +105,22 @@ def test_a_word_of_another_language_spreads_only_as_written() -> None:
         "Kwabenyah",
         "kwabenyah",
     ]
+
+
+_ID_PIECES = [
+    "mausi_87", "mausi_876", "MAUSI_87", "ab-12345", "ab-1234", "x.mausi_87", "@", ".", "-",
+    " ", "\n", "a", "7", ".com", "@mail", "ab-12345.", "_",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("budget", [0, 10**9])
+def test_identifier_search_finds_what_the_alternation_finds(monkeypatch, budget: int) -> None:
+    monkeypatch.setattr(propagation, "FIND_BUDGET", budget)
+    rng = random.Random(14)
+    values = ["mausi_87", "ab-12345", "ab-1234", "mausi_876"]
+    for _ in range(400):
+        text = "".join(rng.choice(_ID_PIECES) for _ in range(rng.randint(1, 30)))
+        chosen = set(rng.sample(values, rng.randint(1, len(values))))
+        pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(chosen))})(?![\w@-]|\.\w)"
+        expected = [m.span() for m in re.finditer(pattern, text)]
+        assert propagation.identifier_mentions(text, chosen) == expected, text
