@@ -444,7 +444,7 @@ def _may_end_with_key(before: str) -> bool:
     return before.rstrip().endswith((":", "=", "#"))
 
 
-@lru_cache(maxsize=65536)  # ids, numbers and user names recur across a document
+@lru_cache(maxsize=16384)  # ids, numbers and user names recur across a document
 def _surface_features(surface: str) -> tuple[str, ...]:
     """The features of a candidate's own characters: shape, character classes, affixes, the
     number it spells and its words' frequencies."""
@@ -581,7 +581,7 @@ def _rare_share(line: str) -> str:
     return "0" if share == 0 else ("low" if share < 0.25 else "high")
 
 
-@lru_cache(maxsize=1 << 18)  # the same features recur in every document
+@lru_cache(maxsize=1 << 16)  # the same features recur in every document (bounded: ~35 MB)
 def feature_index(feature: str) -> int:
     """The hashed column of a feature string (crc32: stable across processes, unlike hash)."""
     return zlib.crc32(feature.encode("utf-8")) & ((1 << HASH_BITS) - 1)
