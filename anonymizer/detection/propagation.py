@@ -165,22 +165,6 @@ def name_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int
     return sorted(found)
 
 
-_BEFORE = r"(?<![\w'’-])"
-_AFTER = r"(?![\w-]|['’]\w\w)"
-
-
-def compiled_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
-    """As `name_mentions`, with one pattern per word set (the words as a prefix tree, longest
-    first): the reference that the word-by-word search is tested against."""
-    spans = []
-    for words, flags in ((rare, re.IGNORECASE), (common, 0)):
-        if words:
-            alternation = word_alternation(frozenset(words))
-            pattern = re.compile(f"{_BEFORE}(?:{alternation}){_AFTER}", flags)
-            spans += [m.span() for m in pattern.finditer(text)]
-    return sorted(spans)
-
-
 def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
     """Detections for other occurrences of known name words (the input is not repeated)."""
     rare, common = name_words(text, detections)

@@ -10,7 +10,7 @@ import pytest
 from anonymizer.detection import propagation
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.combined import CombinedDetector
-from anonymizer.detection.propagation import compiled_mentions, name_mentions, propagate_names
+from anonymizer.detection.propagation import name_mentions, propagate_names
 from anonymizer.detection.regex import RegexDetector, word_alternation
 from anonymizer.types import Detection
 
@@ -78,6 +78,22 @@ _PIECES = [
     "Strauß", "STRAUSS", "strauss", "Γαρυφαλίδης", "ΓΑΡΥΦΑΛΊΔΗΣ", "İrem", "irem", "Kelvin",
     "Kelvin", "-Anna", "'anna", "x", "7", " ", " ", "\n", ", ", ". ", "’", "'", "-", "_",
 ]  # fmt: skip
+
+
+_BEFORE = r"(?<![\w'’-])"
+_AFTER = r"(?![\w-]|['’]\w\w)"
+
+
+def compiled_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int, int]]:
+    """The reference the word search is checked against: one compiled alternation per word
+    set (rare words in any case, common ones as written), whole words, longest first."""
+    spans = []
+    for words, flags in ((rare, re.IGNORECASE), (common, 0)):
+        if words:
+            alternation = word_alternation(frozenset(words))
+            pattern = re.compile(f"{_BEFORE}(?:{alternation}){_AFTER}", flags)
+            spans += [m.span() for m in pattern.finditer(text)]
+    return sorted(spans)
 
 
 @pytest.mark.parametrize("budget", [propagation.FIND_BUDGET, 0])  # 0: the one-pass path
