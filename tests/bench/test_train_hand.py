@@ -25,7 +25,7 @@ from bench.dev_sets import (
 MIN_DOCS = {"train-hand-a": 90, "train-hand-b": 90, "train-hand-c": 130, "train-hand-d": 120}
 MIN_DOCS |= {"train-hand-e": 120, "train-hand-f": 140}
 MIN_DOCS |= {"train-hand-g": 141, "train-hand-h": 133, "train-hand-i": 107, "train-hand-j": 147}
-MIN_DOCS |= {"train-hand-l": 30, "train-hand-m": 30}
+MIN_DOCS |= {"train-hand-k": 82, "train-hand-l": 107, "train-hand-m": 112, "train-hand-n": 109}
 TRAIN_SETS = tuple(MIN_DOCS)
 FROZEN = Path(__file__).resolve().parents[2] / "bench" / "frozen"
 WINDOW = 80  # characters: a shared run this long means copied text, not a shared phrase
