@@ -20,7 +20,9 @@ the rules and the NER model, and each proposal gets a score (`score_candidate`):
 Runs of words in capitals are also read by the model from a case-normalised copy
 (`casing.py`), and the places after a street line are taken piece by piece (`address_tail`).
 Proposals scoring at least `THRESHOLD` are kept, and names kept with a score of at least
-`propagation.MIN_SEED_SCORE` are propagated to their other mentions. Presidio is not on
+`propagation.MIN_SEED_SCORE` are propagated to their other mentions (and their short forms
+and initials), as are the initials a text defines for a kept organisation ("Allied Irish
+Banks (AIB)", `defined_acronyms`). Presidio is not on
 this path (it stays available as the `presidio` detector and as the benchmark baseline).
 Long documents are processed in overlapping chunks (`chunking.py`) in bounded memory.
 """
@@ -50,6 +52,7 @@ from anonymizer.detection.names import is_common_non_name, is_known_name, known_
 from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import (
     MIN_SEED_SCORE,
+    identifier_mentions,
     propagate_identifiers,
     propagate_names,
 )
@@ -112,7 +115,7 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         penalty += 0.6
     if (
         d.category != "postal code"
-        and d.rule_id != "state_before_zip"
+        and d.rule_id not in ("state_before_zip", "bank_holding_account")
         and _ACRONYM.fullmatch(surface)
     ):
         penalty += 0.4
@@ -143,6 +146,8 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         text, max(0, d.start - 60), d.start
     ):
         penalty += 0.5  # "Languages: English, Irish"
+    if d.category == "nationality or group" and _STATE_AFTER.match(text, d.end):
+        penalty += 0.5
     if d.category == "street address" and d.source == "ner" and not _HAS_DIGIT.search(surface):
         if len(words) < 2:
             penalty += 0.35  # "ext.", "Nr."
@@ -180,6 +185,13 @@ def is_measure(text: str, d: Detection) -> bool:
     return any(m.start() < d.end for m in _MEASURE.finditer(text, d.start, end))
 
 
+# A state's institution that a nationality adjective names ("the Nigerian embassy", "Polish
+# authorities"): a country's, not a person's group. Not documents: "KYC level 2 (Nigerian
+# passport ...)" says the holder's nationality.
+_STATE_AFTER = re.compile(
+    r"(?i)[ ](?:embassy|consulate|high[ ]commission|government|authorities|ministry"
+    r"|armed[ ]forces|army|navy|parliament|state[ ]media)\b"
+)
 _LANGUAGE_CONTEXT = re.compile(
     r"(?i)(?:\b(?:languages?|speaks?|spoken|speaking|fluent|translat\w*|subtitle\w*|written in"
     r"|native speaker|interpret\w*)\b[^.\n]{0,40}|\b(?:in|into)[ ])$"
@@ -668,6 +680,47 @@ def _place_like(surface: str) -> bool:
     )
 
 
+# "Allied Irish Banks (AIB)": an organisation's initials defined in brackets right after it.
+_ACRONYM_DEFINED = re.compile(r"[ ]?\(([A-Z][A-Z&]{1,7})\)")
+_NOT_INITIAL = frozenset({"of", "and", "the", "for", "&", "de", "du", "des", "la", "le", "der"})
+DEFINED_ACRONYM_SCORE = 0.6
+
+
+def defined_acronyms(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """Every whole-token mention of the initials that the text defines for a kept
+    organisation ("Allied Irish Banks (AIB) ... paid from my AIB account"): the same
+    organisation, however short."""
+    acronyms = {}
+    for d in kept:
+        if d.category != "organization" or d.score < THRESHOLD:
+            continue
+        m = _ACRONYM_DEFINED.match(text, d.end)
+        if m and m.group(1).replace("&", "") == _initials_of(text[d.start : d.end]):
+            acronyms[m.group(1)] = d
+    if not acronyms:
+        return []
+    covered = {(d.start, d.end) for d in kept}
+    return [
+        Detection(
+            start,
+            end,
+            "organization",
+            placeholder_for("organization"),
+            "context",
+            DEFINED_ACRONYM_SCORE,
+            "defined_acronym",
+        )  # fmt: skip
+        for start, end in identifier_mentions(text, set(acronyms))
+        if (start, end) not in covered
+    ]
+
+
+def _initials_of(name: str) -> str:
+    """The first letters of a name's words, in capitals, without "of", "and", "the"..."""
+    words = [w for w in _ALPHA_WORD.findall(name) if w.casefold() not in _NOT_INITIAL]
+    return "".join(w[0] for w in words).upper()
+
+
 LONE_LABEL_PENALTY = 0.5
 _TIME_BEFORE = re.compile(r"\d{1,2}:\d{2}")
 
@@ -776,6 +829,20 @@ def lone_field_label(text: str, d: Detection) -> bool:
     )
 
 
+def common_word_speakers(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """Kept one-word people whose word is common in English ("kev") and who speak in the
+    document's chat turns: their other mentions are the same person (`propagate_names`)."""
+    return [
+        d
+        for d in kept
+        if d.category == PERSON
+        and d.score >= MIN_SEED_SCORE
+        and " " not in text[d.start : d.end].strip()
+        and is_common_non_name(text[d.start : d.end])
+        and chat_speaker(text, d)
+    ]
+
+
 def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
     """Score every proposal, keep those above the threshold, add propagated names."""
     rules = _proposals(text, rules)
@@ -797,10 +864,11 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
             kept.append(replace(d, score=round(min(score, 0.99), 3)))
     return (
         kept
-        + propagate_names(text, kept)
+        + propagate_names(text, kept, common_word_speakers(text, kept))
         + ages_after_names(text, kept)
         + address_tail(text, kept)
         + propagate_identifiers(text, kept)
+        + defined_acronyms(text, kept)
     )
 
 

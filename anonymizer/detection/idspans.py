@@ -3,8 +3,9 @@ name `dfurlong` in a log line, a plate `CX 77 QL`, an age `34` in a sentence.
 
 The regex rules find identifiers by keyword or checksum; what is left is read from context,
 as a human redactor does. `candidate_spans` proposes short spans with identifier shapes
-(digits, letters mixed with digits, user-name shapes, number words, payment addresses, and
-lower-case words that are a chat speaker's name), `span_features` describes each by its shape
+(digits, letters mixed with digits, user-name shapes, number words, payment addresses,
+lower-case words that are a chat speaker's name, numbers with an age unit in many languages and
+digits spoken one by one), `span_features` describes each by its shape
 and its context: the words around it and cue words for each kind of identifier in several
 languages, the key before it (`label:`, `user=`, `"owner": "`, `--user`) or the form label on
 the line above, the header above its table column (pipes, tabs, aligned spaces, CSV) and
@@ -61,7 +62,34 @@ _NOT_AN_ID = re.compile(
     r"|tar|png|jpe?g|gif|svg|html?|md|ya?ml|sql|sh|exe|dll|conf|cfg|ini|bak|tmp|pem|crt|lock)$"
 )
 _NUMBER_WORD = re.compile(rf"(?i:{NUMBER_WORD})(?:-(?i:{NUMBER_WORD}))?")
-_HANDLE_SHAPE = re.compile(r"@?[a-z0-9]+(?:[._-][a-z0-9]+)+|@\w+")
+# user names: "d.furlong", "kev_99", "@wendy", and those ending in underscores ("lanternfish_")
+_HANDLE_SHAPE = re.compile(r"@?[a-z0-9]+(?:[._-][a-z0-9]+)+|@\w+|@?[a-z][a-z0-9._-]*[a-z0-9]_+")
+# An age with its unit, in the languages people write ages in: "9 años", "52 ans", "86 anni",
+# "64 yaşında", "3歳", "10 months", "56 yrs" (annotated with the unit, which the token
+# candidates cut off).
+_AGE_UNIT_WORDS = (
+    r"years?(?:[ ]old)?|yrs?(?:[ ]old)?|y/o|y\.o\.?|yo|months?(?:[ ]old)?|mths?|mos"
+    r"|(?:weeks?|days?)[ ]old|años|año|añitos|anos|aninhos|ans|anni|anno|jahre|jahren|j\."
+    r"|jährig|jährige[nr]?|lat|lata|latka|roki|років|рок[иі]в?|лет|года?|jaar|år|ani|de[ ]ani"
+    r"|tahun|tuổi|yaş|yaşında|yaşındaki|oed|ετών|taong[ ]gulang|gulang|saal|vuotta|éves|anys"
+    r"|urte|godina|let"
+)
+_AGE_UNIT_AFTER = re.compile(rf"[ \u00a0](?:{_AGE_UNIT_WORDS})(?!\w)", re.IGNORECASE)
+_AGE_WITH_UNIT = re.compile(
+    rf"(?:\d{{1,3}}|{NUMBER_WORD})(?:[ \u00a0]?(?:{_AGE_UNIT_WORDS})(?!\w)|[ ]?[歲歳岁才])",
+    re.IGNORECASE,
+)
+# Digits spoken one by one, as a call transcript writes a code or reference: "four four nine
+# one", "d c four four nine one seven", "m a l s two five dash oh three".
+_SPOKEN_DIGIT = "zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple"
+_SPOKEN_RUN = re.compile(
+    rf"(?<![\w'-])(?:(?:{_SPOKEN_DIGIT}|dash|[a-z])[ ]){{2,15}}(?:{_SPOKEN_DIGIT}|[a-z])(?![\w'-])"
+)
+_SPOKEN_COUNTED = frozenset(_SPOKEN_DIGIT.split("|")) - {"oh", "double", "triple"}
+_SPOKEN_NOT_FIRST = frozenset({"a", "i", "dash"})
+MIN_SPOKEN_DIGITS = 3
+SPOKEN_SPREAD = 60  # at most this many characters from the first to the third spoken digit
+_AGE_NUMBER = re.compile(rf"(?:\d{{1,3}}|{NUMBER_WORD})[ \u00a0]?", re.IGNORECASE)
 _LOWER_WORD = re.compile(r"[a-z]{4,20}")
 _INNER_UPPER = re.compile(r"[a-z].*[A-Z]|[A-Z]{2}.*[a-z]")
 _RUN_PIECE = re.compile(r"[A-Z0-9]{1,5}\.?")
@@ -106,10 +134,37 @@ _CUE_WORDS = {
     "plate": "plate plates reg registration vehicle car van truck lorry index "
     "kennzeichen immatriculation matrícula matricula targa rejestracja kenteken",
 }
+# The same in Cyrillic and Greek (words between spaces) and in scripts written without spaces
+# between words (Chinese, Japanese, Korean), where the cue is found inside the run of text.
+_CUE_WORDS_OTHER_SCRIPTS = {
+    "age": "возраст лет года годиков років рокiв ετών ηλικία 歳 岁 歲 나이",
+    "id": "номер αριθμός 番号 号码 號碼 编号 編號 会员 會員 社員 번호 회원",
+    "reference": "заказ заявка дело 订单 訂單 注文 予約 案件 주문 예약",
+    "handle": "логин пользователь ник ユーザー 用户 用戶 账号 帳號 아이디 닉네임",
+    "secret": "пароль код пин κωδικός パスワード 暗証 コード 密码 密碼 验证码 驗證碼 口令 "
+    "비밀번호 인증번호 암호",
+    "plate": "номер госномер 车牌 車牌 ナンバー 번호판",
+}
 CUES: dict[str, tuple[str, ...]] = {}
-for _kind, _words in _CUE_WORDS.items():
+for _kind, _words in (*_CUE_WORDS.items(), *_CUE_WORDS_OTHER_SCRIPTS.items()):
     for _word in _words.split():
         CUES[_word] = (*CUES.get(_word, ()), _kind)
+_UNSPACED_CUE = re.compile(
+    "|".join(sorted((w for w in CUES if any("\u3040" <= c <= "\ud7af" for c in w)), key=len)[::-1])
+)
+
+
+@lru_cache(maxsize=65536)
+def cue_kinds(word: str) -> tuple[str, ...]:
+    """The kinds of identifier a word announces: the lower-case word itself, or, in a run of
+    Chinese, Japanese or Korean text, a cue inside it ("パスワード再設定コード" → secret)."""
+    lower = word.lower()
+    found = CUES.get(lower)
+    if found is not None:
+        return found
+    if lower.isascii():
+        return ()
+    return tuple(dict.fromkeys(k for w in _UNSPACED_CUE.findall(lower) for k in CUES[w]))
 
 
 @lru_cache(maxsize=65536)
@@ -237,26 +292,34 @@ class Coverage:
 
 
 @lru_cache(maxsize=65536)  # words recur: one look-up instead of half a dozen patterns
-def _token_kind(token: str) -> tuple[str, int, int, bool, bool]:
+def _token_kind(token: str) -> tuple[str, int, int, bool, bool, bool, bool]:
     """What `candidate_spans` needs of one token: the token without the punctuation around
-    it, the characters trimmed off its start and end, whether it has an identifier shape, and
-    whether the untrimmed token is a run piece."""
+    it, the characters trimmed off its start and end, whether it has an identifier shape,
+    whether the untrimmed token is a run piece, whether it is a number an age unit may follow
+    (1-3 digits or number words) and whether it is a digit spoken as a word."""
     lead = token.lstrip(_LEAD)
     trimmed = lead.rstrip(_TRAIL)
     is_candidate = bool(trimmed) and _has_identifier_shape(trimmed)
+    is_number = is_candidate and (
+        (len(trimmed) <= 3 and trimmed.isdigit()) or _NUMBER_WORD.fullmatch(trimmed) is not None
+    )
     is_piece = _RUN_PIECE.fullmatch(token) is not None
-    return trimmed, len(token) - len(lead), len(lead) - len(trimmed), is_candidate, is_piece
+    trail = len(lead) - len(trimmed)
+    is_spoken = trimmed in _SPOKEN_COUNTED
+    return trimmed, len(token) - len(lead), trail, is_candidate, is_piece, is_number, is_spoken
 
 
 def candidate_spans(
     text: str, covered: Coverage | None = None, speakers: frozenset[str] = frozenset()
 ) -> list[Candidate]:
     """Single tokens with an identifier shape (or lower-case ones that are a chat speaker's
-    name elsewhere in the text), and runs of 2-6 short upper-case/digit groups separated by
-    single spaces ("CX 77 QL", "985 112 004 736", "JT 48 17 22 C"); none that overlaps a
-    `covered` span."""
+    name elsewhere in the text), such a number with the age unit after it ("9 años"), runs of
+    2-6 short upper-case/digit groups separated by single spaces ("CX 77 QL", "985 112 004
+    736", "JT 48 17 22 C") and digits spoken one by one ("d c four four nine one seven");
+    none that overlaps a `covered` span."""
     out: list[Candidate] = []
     run: list[tuple[int, int]] = []
+    spoken_at: list[int] = []  # where the digits spoken as words start
 
     def close_run() -> None:
         if len(run) >= 2 and any(_DIGIT.search(text, s, e) for s, e in run):
@@ -266,13 +329,19 @@ def candidate_spans(
 
     for m in _TOKEN.finditer(text):
         token = m.group()
-        trimmed, lead, trail, is_candidate, is_piece = _token_kind(token)
+        trimmed, lead, trail, is_candidate, is_piece, is_number, is_spoken = _token_kind(token)
         if speakers and trimmed in speakers:
             is_candidate = _is_candidate_token(trimmed, speakers)
         if is_candidate:
             start, end = m.start() + lead, m.end() - trail
             if covered is None or not covered.overlaps(start, end):
                 out.append(Candidate(start, end))
+            if is_number and not trail and (start == 0 or text[start - 1] not in ",."):
+                unit = _AGE_UNIT_AFTER.match(text, end)  # "9 años", not "10,5 years"
+                if unit and (covered is None or not covered.overlaps(start, unit.end())):
+                    out.append(Candidate(start, unit.end()))
+            if is_spoken:
+                spoken_at.append(start)
         if not is_piece:
             if run:
                 close_run()
@@ -284,6 +353,32 @@ def candidate_spans(
             close_run()
             run.append((m.start(), m.end()))
     close_run()
+    for c in _spoken_digit_spans(text, spoken_at):
+        if covered is None or not covered.overlaps(c.start, c.end):
+            out.append(c)
+    return out
+
+
+def _spoken_digit_spans(text: str, spoken_at: Sequence[int]) -> list[Candidate]:
+    """Runs of digits spoken one by one (at least MIN_SPOKEN_DIGITS of them), with the
+    letters spelled among them: "d c four four nine one seven". Only the lines where three
+    spoken digits lie within SPOKEN_SPREAD characters (`spoken_at`: where they start) are
+    searched, each once."""
+    out: list[Candidate] = []
+    searched = 0
+    for first, third in zip(spoken_at, spoken_at[MIN_SPOKEN_DIGITS - 1 :], strict=False):
+        if third - first > SPOKEN_SPREAD or first < searched:
+            continue
+        low = max(searched, text.rfind("\n", 0, first) + 1)
+        high = text.find("\n", third)
+        searched = len(text) if high < 0 else high
+        for m in _SPOKEN_RUN.finditer(text, low, searched):
+            words = m.group().split(" ")
+            if sum(w in _SPOKEN_COUNTED for w in words) < MIN_SPOKEN_DIGITS:
+                continue
+            # "a", "i" or "dash" before the first digit are speech around it: "it's a four…"
+            skip = next(i for i, w in enumerate(words) if w not in _SPOKEN_NOT_FIRST)
+            out.append(Candidate(m.start() + sum(len(w) + 1 for w in words[:skip]), m.end()))
     return out
 
 
@@ -397,7 +492,7 @@ def _table_context(lines: Lines, k: int, start: int, shape: str) -> list[str]:
             words = _WORD.findall(cell)
             for w in words[:3]:
                 feats.append("colhdr=" + _context_word(w))
-                feats.extend("cuecol=" + kind for kind in CUES.get(w.lower(), ()))
+                feats.extend("cuecol=" + kind for kind in cue_kinds(w))
             header_done = True
             break
     if not header_done:
@@ -413,7 +508,12 @@ def _table_context(lines: Lines, k: int, start: int, shape: str) -> list[str]:
 
 
 def _cue_features(prefix: str, words: Sequence[str]) -> list[str]:
-    return [prefix + kind for w in words for kind in CUES.get(w.lower(), ())]
+    # most words are ASCII and no cue: one dict look-up, not a cached call (~300k a document)
+    return [
+        prefix + kind
+        for w in words
+        for kind in (CUES.get(w.lower()) or (() if w.isascii() else cue_kinds(w)))
+    ]
 
 
 def _label_above(text: str, line_start: int) -> list[str]:
@@ -491,6 +591,13 @@ def _surface_features(surface: str) -> tuple[str, ...]:
             feats.append("num_tens=" + str(value // 10))
     elif _NUMBER_WORD.fullmatch(surface):
         feats.append("number_word")
+    if len(pieces) > 1 or not surface.isascii():
+        if _AGE_WITH_UNIT.fullmatch(surface):
+            number = _AGE_NUMBER.match(lower)
+            feats.append("age_unit=" + lower[number.end() if number else 0 :][:8])
+        elif len(pieces) > 2 and _SPOKEN_RUN.fullmatch(surface):
+            spoken = sum(w in _SPOKEN_COUNTED for w in pieces)
+            feats.append("spoken_digits=" + _bucket(spoken))
     words = [w for w in _WORD.findall(lower) if not _DIGIT.search(w)]
     if words:
         zipfs = [max_zipf(w) for w in words]

@@ -8,6 +8,9 @@ months, places or particles. A word that is also common in English ("Will", "Gra
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
 English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all,
 and a word common in another language and nobody's name ("Saldo") spreads only as written.
+Short and pet forms of a given name ("kev", "kevvy" of Kevin), the initials of a full name
+written in capitals ("TJ" of Tyler-James Mcbride) and a chat speaker's one-word name (even a
+common word) spread too (`name_variants`, `speaker_words`).
 Mentions are found in one pass over the document's words (`name_mentions`), not by a
 pattern compiled for every document. User names and ids found once are likewise
 found at their other exact, whole-token mentions.
@@ -20,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.line_language import word_in_any_language
-from anonymizer.detection.names import is_common_non_name, is_known_name
+from anonymizer.detection.line_language import word_in_any_language, word_zipf
+from anonymizer.detection.names import is_common_non_name, is_known_name, known_names
 from anonymizer.detection.regex import PARTICLES, word_alternation
 from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
@@ -165,11 +168,181 @@ def name_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int
     return sorted(found)
 
 
-def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
-    """Detections for other occurrences of known name words (the input is not repeated)."""
+# Endings of English and Irish pet forms built on a name's first letters ("kev" -> "kevvy",
+# "Del" -> "Dels", "Sveta" from "Svetlana"), tried after the stem or after its last letter
+# doubled.
+DIMINUTIVE_ENDINGS = ("y", "ie", "ey", "o", "sy", "a", "i")  # no "s": "Marks", "carols"
+MIN_STEM = 3
+VARIANT_MAX_ZIPF = 3.5  # a variant more frequent in English is a word ("jam", "tho")
+KNOWN_NAME_MAX_ZIPF = 4.9  # ... unless a known name written capitalised ("Chris", "Sam")
+# Initials that notes write for something else ("NB", "PS", "GP", "A&E").
+_NOT_INITIALS = frozenset(
+    "nb ps pps cc re na eta aka asap fyi tbc tbd ooo pto wfh dob ni nhs gp ae ok id uk us eu"
+    " hr it pm am tv pc ceo cto cfo vp mp bd od tds qds prn hb bm dv slt ot pt cbt ecg dnr"
+    " ppe bmi ivf gcse roi kpi sla nda sop faq ngo".split()
+)  # (clinical and office abbreviations are rare in wordfreq: the Zipf test misses them)
+MAX_INITIALS_ZIPF = 3.6
+
+
+def _person_names(text: str, detections: Iterable[Detection]) -> set[str]:
+    """The distinct surfaces of the confident person detections."""
+    return {
+        text[d.start : d.end]
+        for d in detections
+        if d.category == PERSON and d.score >= MIN_SEED_SCORE
+    }
+
+
+def _given_names(names: Iterable[str]) -> set[str]:
+    """The given-name word (the first) of each name, as written."""
+    given = set()
+    for name in names:
+        words = _WORD.findall(name)
+        if words and words[0].casefold() not in _NEVER:
+            given.add(words[0])
+    return given
+
+
+def _stems(given: Iterable[str]) -> set[str]:
+    """Every first part of at least `MIN_STEM` letters of the given names, folded ("kev",
+    "kevi", "kevin" of "Kevin"; "tyl" ... "james" of "Tyler-James")."""
+    stems = set()
+    for name in given:
+        for part in re.split(r"['’-]", name.casefold()):
+            stems.update(part[:k] for k in range(MIN_STEM, len(part) + 1))
+    return stems
+
+
+def _variant_bases(word: str) -> list[str]:
+    """What the word would be without a pet-form ending (and a doubled last letter)."""
+    bases = [word]
+    for ending in DIMINUTIVE_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= MIN_STEM:
+            base = word[: -len(ending)]
+            bases.append(base)
+            if len(base) > MIN_STEM and base[-1] == base[-2]:
+                bases.append(base[:-1])
+    return bases
+
+
+def _acceptable_variant(word: str) -> str | None:
+    """ "rare" (match in any case), "written" (only as written, capitalised) or None for a
+    word too common to be taken for a short name ("jam", "car", "Mars" in lower case)."""
+    folded = word.casefold()
+    if folded in _NEVER:
+        return None
+    capitalised = word[:1].isupper() and not word.isupper()
+    known = folded in known_names()
+    if folded in COMMON_WORD_NAMES:
+        return None  # "Summer" (of "Summer-Rose") in "Summer Term"
+    if word_zipf(folded, "en") < VARIANT_MAX_ZIPF and not word_in_any_language(folded):
+        return "rare"
+    if capitalised and known and word_zipf(folded, "en") < KNOWN_NAME_MAX_ZIPF:
+        return "written"
+    return None
+
+
+def name_variants(text: str, detections: Iterable[Detection]) -> tuple[set[str], set[str]]:
+    """Short and pet forms of the document's people's given names written in the same
+    document (Kevin: "kev", "Kev"; kev: "kevvy"), and the initials of their full names
+    ("TJ" for Tyler-James Mcbride): (words to match in any case, words to match as
+    written). A form too common in English is left out (`_acceptable_variant`)."""
+    names = _person_names(text, detections)
+    given = _given_names(names)
+    if not given:
+        return set(), set()
+    stems = _stems(given)
+    heads = {stem[:MIN_STEM] for stem in stems}
+    seeds = {name.casefold() for name in given}
+    rare: set[str] = set()
+    written: set[str] = set()
+    for word in set(_WORD.findall(text)):
+        folded = word.casefold()
+        if folded[:MIN_STEM] not in heads or folded in seeds:
+            continue  # (a word shorter than a stem has no head among them)
+        if not any(base in stems for base in _variant_bases(folded)):
+            continue
+        kind = _acceptable_variant(word)
+        if kind == "rare":
+            rare.add(folded)
+        elif kind == "written":
+            written.add(word)
+    written |= _initials(text, names)
+    return rare, written
+
+
+def _initials(text: str, names: Iterable[str]) -> set[str]:
+    """Initials of the full names ("TJ", "TJM" of "Tyler-James Mcbride"; "VK" of "Vikram
+    Kapoor") that the document writes as a word in capitals, and are no common abbreviation."""
+    capitals = _capital_words(text)
+    if not capitals:
+        return set()
+    found = set()
+    for name in names:
+        if not any(c in _NAME_SEPARATORS for c in name.strip()):
+            continue  # one word: no initials to write
+        words = [w for w in _WORD.findall(name) if w.casefold() not in _NEVER]
+        if not words:
+            continue
+        parts = [p for w in words for p in re.split(r"['’-]", w) if p]
+        candidates = {"".join(p[0] for p in parts)}
+        first = [p for p in re.split(r"['’-]", words[0]) if p]
+        candidates.add("".join(p[0] for p in first))
+        if len(words) > 1:
+            candidates.add(words[0][0] + words[-1][0])
+        for initials in candidates:
+            initials = initials.upper()
+            folded = initials.casefold()
+            if 2 <= len(initials) <= 3 and folded not in _NOT_INITIALS:
+                if word_zipf(folded, "en") < MAX_INITIALS_ZIPF:
+                    found.add(initials)
+    return found & capitals
+
+
+_NAME_SEPARATORS = frozenset(" -'’")
+
+
+_BY_A_NUMBER = re.compile(r"\d[ ]?([A-Z]{2,3})(?![\w-])|(?<![\w'’-])([A-Z]{2,3})[ ]?\d")
+
+
+def _capital_words(text: str) -> set[str]:
+    """Words of two or three capitals, except those the text also writes next to a number
+    (a unit or a lab value: "0.5 TJ", "HB 10.2")."""
+    words = set(re.findall(r"(?<![\w'’-])[A-Z]{2,3}(?![\w-])", text))
+    by_numbers = {w for pair in _BY_A_NUMBER.findall(text) for w in pair if w}
+    return words - by_numbers
+
+
+def speaker_words(text: str, speakers: Iterable[Detection]) -> set[str]:
+    """The one-word names of chat speakers, folded, common English words included: "kev"
+    speaking turn after turn is a name in this document, whatever it is elsewhere."""
+    words = set()
+    for d in speakers:
+        found = _WORD.findall(text[d.start : d.end])
+        if len(found) == 1 and len(found[0]) >= MIN_WORD_LENGTH:
+            folded = found[0].casefold()
+            if folded not in _NEVER and folded not in COMMON_WORD_NAMES:
+                words.add(folded)
+    return words
+
+
+def propagate_names(
+    text: str, detections: list[Detection], speakers: Iterable[Detection] = ()
+) -> list[Detection]:
+    """Detections for other occurrences of known name words (and of the words of
+    `speakers`, chat speakers whatever the words mean elsewhere), and of their short forms
+    and initials (`name_variants`) standing as a token of their own (not "olu" of an
+    address "olu.bankole@..."); the input is not repeated."""
     rare, common = name_words(text, detections)
-    if not rare and not common:
-        return []
+    rare |= speaker_words(text, speakers)
+    spans = name_mentions(text, rare, common) if rare or common else []
+    variant_rare, variant_written = name_variants(text, detections)
+    if variant_rare or variant_written:
+        spans += [
+            (start, end)
+            for start, end in name_mentions(text, variant_rare, variant_written)
+            if _token_starts(text, start) and _token_ends(text, end)
+        ]
     return [
         Detection(
             start,
@@ -180,7 +353,7 @@ def propagate_names(text: str, detections: list[Detection]) -> list[Detection]:
             PROPAGATED_SCORE,
             "name_propagation",
         )  # fmt: skip
-        for start, end in name_mentions(text, rare, common)
+        for start, end in sorted(set(spans))
     ]
 
 

@@ -53,8 +53,10 @@ from anonymizer.detection.prefilter import (
     opens_with_word_boundary,
 )
 from anonymizer.detection.wordlists import (
+    CAPITALISED_GROUP_NOUNS,
     FIELD_LABELS,
     FOREIGN_GROUP_WORDS,
+    GROUP_NOUNS,
     NATIONALITY_WORDS,
     NON_NAME,
     NOT_A_NAME,
@@ -62,6 +64,7 @@ from anonymizer.detection.wordlists import (
     RELIGION_WORDS,
     STARTERS,
     STOP_AFTER_NAME,
+    plural_group_nouns,
 )
 from anonymizer.types import Detection
 
@@ -1285,6 +1288,11 @@ _NATIONALITY_BEFORE_PERSON = _c(
     rf"(?<![\w'’-])((?i:{NATIONALITY})(?:-(?i:{NATIONALITY}))?)"
     rf"(?=(?:[ ](?!{_NOT_BETWEEN}\b)[a-z][a-z-]{{1,20}}){{0,2}}[ ](?:{_PERSON_NOUNS})s?\b)"
 )
+GROUP_NOUN_WORDS = GROUP_NOUNS | plural_group_nouns(NATIONALITY_WORDS)
+_GROUP_NOUN = _c(
+    r"(?<![\w'’-])(?:(?i:" + word_alternation(GROUP_NOUN_WORDS) + r")"
+    r"|" + word_alternation(CAPITALISED_GROUP_NOUNS) + r")(?![\w'’-])"
+)
 _FOREIGN_GROUP_WORD = _c(
     r"(?<![\w'’-])(?i:" + word_alternation(FOREIGN_GROUP_WORDS) + r")(?![\w'’-])"
     r"(?![ ][A-Z][a-z])"
@@ -1474,6 +1482,71 @@ _RANKS = (
     r"|Inspector|Fr|Sister|Brother|Agent|Coach|Nurse|Councillor|Capt|Lt|Col|Maj|Cpl|Pte"
 )
 _TITLES = r"Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Rev|Herr|Frau|Mme|Mlle|Sr|Sra|Srta|Dott|Sig|Pan|Pani"
+
+_HEAD_FIRST_ANCHORS = frozenset(
+    """
+banco banca banque clínica clinica clinique klinik klinikum policlínica policlinico
+farmacia farmácia pharmacie apotheke paróquia parroquia parrocchia paroisse colegio colégio
+collège lycée escola escuela scuola liceo universidad universidade università
+université universität hochschule restaurante ristorante trattoria cooperativa coopérative
+genossenschaft associação asociación associazione associação fundación fundação fondazione
+fondation stiftung instituto istituto institut hôpital ospedale krankenhaus
+consultorio ambulatorio
+""".split()
+)
+_HEAD_FIRST_INSTITUTION = "|".join(
+    sorted((w[0].upper() + w[1:] for w in _HEAD_FIRST_ANCHORS), key=len, reverse=True)
+)
+_HEAD_PARTICLE = r"(?:de|del|de[ ]la|da|do|dos|das|di|della|delle|degli|des|du|der|am|an)"
+_PUBLIC_BODY_WORD = re.compile(r"\b(?:Nacional|Nazionale|National|Nationale|Federal|Municipal)\b")
+
+
+def refine_not_public_body(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A state's institute or agency ("Instituto Nacional de Estadística") is a public
+    authority named as such, not gold (the annotation guideline)."""
+    return None if _PUBLIC_BODY_WORD.search(text, start, end) else (start, end)
+
+
+# "AIB account (IE12 ...", "QBE policy MOT-44017823": the number within 40 characters.
+# (The trigger is the bare word: a literal the prefilter finds at no cost.)
+_ACCOUNT_WORD = _c(r"[ ](?:account|acct|a/c|policy)\b")
+_HOLDER_WORD = r"(?:[A-Z][A-Za-z&'’-]{1,19}|[A-Z0-9&]{2,8})"
+_BANK_BEFORE_ACCOUNT = _c(
+    rf"(?<![\w&'’-])({_HOLDER_WORD}(?:[ ]{_HOLDER_WORD}){{0,2}})"
+    r"[ ](?:account|acct|a/c|policy)\b(?=[^\n]{0,40}?\d{4})"
+)
+
+
+def refine_holder(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The holder's name without a leading "The", "Your" ... ("The Revolut account")."""
+    while True:
+        space = text.find(" ", start, end)
+        if space < 0 or text[start:space].casefold() not in STARTERS:
+            return start, end
+        start = space + 1
+
+
+# Capitals before "account" that name a currency, a tax, a scheme or a platform, not a bank.
+_NOT_HOLDERS = frozenset(
+    "EUR USD GBP CHF JPY SEK NOK DKK PLN CZK HUF RON CAD AUD NZD INR CNY HKD SGD ZAR BRL MXN"
+    " TRY ISA VAT PAYE NHS HMRC AWS GCP SEPA ACH BACS CHAPS SWIFT IBAN BIC PIN ID UK US EU"
+    " API IT HR".split()
+)
+
+
+def _holder_name(value: str) -> bool:
+    """A bank's or insurer's name, not a sort of account ("Current", "Joint Savings",
+    "Your", "EUR", "VAT"): a word in capitals ("AIB") or one that is not a common English
+    word."""
+    words = value.split()
+    if any(w in _NOT_HOLDERS or "/" in w for w in words):
+        return False
+    return any(
+        (w.isupper() and any(c.isalpha() for c in w))
+        or (zipf(w.casefold()) < 3.3 and w.casefold() not in NOT_A_NAME)
+        for w in words
+    )
+
 
 RULES: tuple[Rule, ...] = (
     # --- secrets (first: their spans contain text other rules would split up)
@@ -2593,6 +2666,21 @@ RULES: tuple[Rule, ...] = (
             "society",
             "federation",
         ),
+    ),
+    Rule(
+        "organization_head_first",
+        "organization",
+        _c(
+            rf"(?<![\w&'’.-])(?:{_HEAD_FIRST_INSTITUTION})[ ](?:{_HEAD_PARTICLE}[ ])?{CAP_WORD}"
+            rf"(?:[ ](?:{_HEAD_PARTICLE}[ ])?{CAP_WORD}){{0,3}}"
+        ),
+        0.9,
+        "a bank, clinic, pharmacy, parish, school, university, restaurant, co-operative or "
+        "association named head word first, as Romance and German names are (Banco Estado, "
+        "Clinique Vétérinaire des Tilleuls, Paróquia Nossa Senhora do Brasil); the head word is "
+        "the evidence, so a place the model reads inside the name does not outvote it",
+        refine=refine_not_public_body,
+        anchors=tuple(sorted(_HEAD_FIRST_ANCHORS)),
     ),
     Rule(
         "organization_cjk",
@@ -4137,6 +4225,16 @@ RULES: tuple[Rule, ...] = (
         anchors=tuple(sorted(NATIONALITY_WORDS)),
     ),
     Rule(
+        "group_noun",
+        "nationality or group",
+        _GROUP_NOUN,
+        0.75,
+        "a noun for members of a nation, people or faith, any case (Nigerians, somalis, "
+        "south africans, Muslims, a Kurd, two Brits): said of people, unlike the adjective "
+        "(French windows, Thai food); Pole, Swede and Dane only capitalised",
+        anchors=tuple(sorted({w.lower() for w in GROUP_NOUN_WORDS | CAPITALISED_GROUP_NOUNS})),
+    ),
+    Rule(
         "ethnicity_description",
         "nationality or group",
         _c(
@@ -4274,6 +4372,19 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_context_name,
         anchors=_LABEL_ANCHORS,
+    ),
+    Rule(
+        "bank_holding_account",
+        "organization",
+        _BANK_BEFORE_ACCOUNT,
+        0.75,
+        "a bank or insurer named right before the account or policy it holds, with its "
+        "number close behind (my AIB account IE12 AIBK..., QBE policy MOT-44017823): the "
+        "guideline's banks and insurers holding a person's accounts",
+        group=1,
+        validate=_holder_name,
+        refine=refine_holder,
+        trigger=Trigger(_ACCOUNT_WORD, 64, 48),
     ),
     Rule(
         "organization_institution",

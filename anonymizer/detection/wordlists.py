@@ -8,6 +8,8 @@ purpose, so that the guard does not hide real names.
 
 from __future__ import annotations
 
+import re
+
 
 def _words(block: str) -> frozenset[str]:
     return frozenset(w.lower() for w in block.split())
@@ -213,6 +215,62 @@ christian catholic protestant orthodox anglican baptist methodist lutheran evang
 pentecostal presbyterian mormon muslim moslem sunni shia shiite jewish hindu buddhist
 sikh jain atheist agnostic quaker zoroastrian bahai rastafarian taoist shinto
 """)
+
+
+def country_demonyms() -> frozenset[str]:
+    """The demonym of every country and territory in `countryinfo`'s data, lower-cased
+    ("bahraini", "sierra leonean"; "Antiguan,Barbudan" gives two), without the entries that
+    merely repeat a territory's name ("Gibraltar") or join two with "and"."""
+    try:
+        from countryinfo import CountryInfo
+    except ImportError:  # a venv built before the dependency: the hand list alone
+        return frozenset()
+    countries = CountryInfo.all()
+    names = {name.casefold() for name in countries}
+    found = set()
+    for info in countries.values():
+        for demonym in re.split(r"[,/]", info.get("demonym") or ""):
+            demonym = demonym.strip().casefold()
+            if demonym and demonym not in names and " and " not in demonym:
+                found.add(demonym)
+    return frozenset(found)
+
+
+NATIONALITY_WORDS = NATIONALITY_WORDS | country_demonyms()
+
+# Nouns for a member of a nation, people or faith that are not its adjective plus "s"
+# ("a Kurd", "two Brits", "the Jews of Thessaloniki"): said of people, whatever the case.
+GROUP_NOUNS = _words("""
+brit brits briton britons kurd kurds turk turks jew jews croat croats serb serbs bosniak
+bosniaks spaniard spaniards englishman englishmen englishwoman englishwomen
+frenchman frenchmen frenchwoman frenchwomen irishman irishmen irishwoman irishwomen
+scotsman scotsmen scotswoman scotswomen welshman welshmen welshwoman welshwomen dutchman
+dutchmen dutchwoman dutchwomen latinx
+""")
+# Nouns of this kind that are also everyday words ("a pole", "swede" the vegetable):
+# matched only when capitalised.
+CAPITALISED_GROUP_NOUNS = frozenset({"Pole", "Swede", "Dane"})  # not "Poles and wires"
+_UNINFLECTED_ENDINGS = ("s", "sh", "tch", "nch", "x", "z", "ese")
+
+
+def plural_group_nouns(words: frozenset[str]) -> frozenset[str]:
+    """The plural of each demonym or religion used as a noun ("nigerians", "somalis",
+    "muslims", "south africans"); demonyms that have no plural ("swiss", "irish",
+    "chinese") are left out."""
+    return frozenset(
+        word + "s"
+        for word in words
+        if not word.endswith(_UNINFLECTED_ENDINGS) and word not in _ADJECTIVE_ONLY
+    )
+
+
+# Demonyms used only as adjectives or with a plural of their own ("the Nordics" is a market,
+# "the Caribbeans" a holiday; Basotho, Batswana, I-Kiribati).
+_ADJECTIVE_ONLY = frozenset(
+    "nordic slavic greenlandic icelandic baltic caribbean mosotho motswana i-kiribati"
+    " ni-vanuatu scandinavian".split()
+)
+
 
 # Nationalities and religions in the other languages of our documents (es, pt, it, fr, de,
 # nl, pl), in the forms that name a person or group. Forms that are also a language's name

@@ -50,6 +50,13 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the hand-written documents that also get a recased copy (names in "
         "capitals or lower case; training/casing.py)",
     )
+    train.add_argument(
+        "--hand-boost",
+        default="",
+        help="comma-separated NER labels (e.g. NORP,ORG): hand-written pieces holding one "
+        "count --hand-boost-factor times in the hand-written share",
+    )
+    train.add_argument("--hand-boost-factor", type=int, default=2)
     gen = sub.add_parser("generate", help="write synthetic training documents as JSONL")
     gen.add_argument("--n", type=int, default=200)
     gen.add_argument("--seed", type=int, default=1)
@@ -73,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             labels=args.labels.split(",") if args.labels else LABELS, hand_paths=hand,
             hand_share=HAND_SHARE if args.hand_share is None else args.hand_share,
             select_every=args.select_every, hand_casing=args.hand_casing,
+            hand_boost=[x for x in args.hand_boost.split(",") if x],
+            hand_boost_factor=args.hand_boost_factor,
         )  # fmt: skip
         best = {k: v for k, v in meta["best"].items() if k != "selected"}
         selected = meta["best"].get("selected", {}).get("best", {})

@@ -8,10 +8,11 @@ not `O`: the annotators chose one category for a string ("kev_99" a handle, "14"
 of its tokens would be wrong, and the few hand documents are repeated many times in the mix,
 so a wrong `O` there would be learnt hard; the rules cover those categories anyway. Every
 other token is `O` (the build refuses a gold string left unmarked elsewhere in its document,
-so an unmarked name or place is one the annotator judged not PII), except where en_core_web_md
-finds a date, law, event, work or product, which stays that label (rehearsal, as for the
-generated corpus). md's own places (LOC, FAC) are not rehearsed here: a place the annotator
-did not mark is not one to redact.
+word-bounded, so an unmarked name or place is one the annotator judged not PII; a short gold
+name inside another word, "Cal" in "call", leaves that word `O`, as it should), except where
+en_core_web_md finds a date, law, event, work or product, which stays that label (rehearsal,
+as for the generated corpus). md's own places (LOC, FAC) are not rehearsed here: a place the
+annotator did not mark is not one to redact.
 
 Long documents are cut at line breaks that no gold span crosses, so a batch stays small.
 """
@@ -19,7 +20,7 @@ Long documents are cut at line breaks that no gold span crosses, so a batch stay
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +111,23 @@ def hand_examples(
         reference.set_ents(labelled + rehearsed, missing=missing, default="outside")
         examples.append(Example(nlp.make_doc(piece["text"]), reference))
     return examples
+
+
+def boosted(
+    hand: Sequence[Any], labels_of: Callable[[Any], set[str]], boost: Sequence[str], factor: int
+) -> list[Any]:
+    """`hand` with every item whose `labels_of` meets `boost` repeated `factor` times (in
+    place, so the order stays seeded by `oversampled`): label-balanced sampling of the pieces
+    holding the labels weakest on unseen text. The items themselves are not changed."""
+    if factor < 1:
+        raise ValueError(f"factor must be at least 1, not {factor}")
+    wanted = set(boost)
+    return [x for x in hand for _ in range(factor if labels_of(x) & wanted else 1)]
+
+
+def example_labels(example: Example) -> set[str]:
+    """The NER labels of an example's gold entities."""
+    return {ent.label_ for ent in example.reference.ents}
 
 
 def oversampled(

@@ -37,7 +37,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from anonymizer.detection.training.casing import casing_copies
-from anonymizer.detection.training.handwritten import hand_examples, load_hand_docs, oversampled
+from anonymizer.detection.training.handwritten import (
+    boosted,
+    example_labels,
+    hand_examples,
+    hand_files,
+    load_hand_docs,
+    oversampled,
+)
 from anonymizer.detection.training.select import Selection
 from anonymizer.detection.training.synth import NER_LABELS, generate
 
@@ -156,6 +163,8 @@ def train(
     hand_share: float = HAND_SHARE,
     select_every: float = 0.0,
     hand_casing: float = 0.0,
+    hand_boost: Sequence[str] = (),
+    hand_boost_factor: int = 1,
 ) -> dict[str, Any]:
     """Train and save; returns the metadata written next to the weights.
 
@@ -168,6 +177,9 @@ def train(
     `select.SELECTION_SETS`, and the best by `select.selection_cost` is kept (the start
     weights are scored too); 0 keeps the best synthetic dev F1, as before. `hand_casing`:
     the share of hand-written documents that also get a recased copy (`casing.py`).
+    `hand_boost`, `hand_boost_factor`: hand-written pieces holding a gold entity of one of
+    these labels count `hand_boost_factor` times in the hand-written share
+    (`handwritten.boosted`).
     """
     import spacy
     from spacy.util import compounding, fix_random_seed, minibatch
@@ -197,11 +209,13 @@ def train(
     recased_docs = casing_copies(hand_docs, hand_casing, seed) if hand_casing > 0 else []
     hand = hand_examples(nlp, [*hand_docs, *recased_docs], annotator=base)
     n_generated = len(train_examples)
-    train_examples = oversampled(train_examples, hand, hand_share, seed)
+    pool = boosted(hand, example_labels, hand_boost, hand_boost_factor) if hand_boost else hand
+    n_boosted = sum(1 for eg in hand if example_labels(eg) & set(hand_boost))
+    train_examples = oversampled(train_examples, pool, hand_share, seed)
     print(
         f"{len(hand_docs)} hand-written documents + {len(recased_docs)} recased copies "
-        f"({len(hand)} pieces) mixed into "
-        f"{n_generated} generated: {len(train_examples)} examples",
+        f"({len(hand)} pieces, {n_boosted} counted x{hand_boost_factor if hand_boost else 1}) "
+        f"mixed into {n_generated} generated: {len(train_examples)} examples",
         file=log,
         flush=True,
     )
@@ -272,6 +286,9 @@ def train(
         "hand_share": hand_share if hand else 0.0,
         "hand_casing": hand_casing,
         "hand_casing_copies": len(recased_docs),
+        "hand_boost": list(hand_boost),
+        "hand_boost_factor": hand_boost_factor if hand_boost else 1,
+        "hand_boosted_pieces": n_boosted,
         "train_examples": len(train_examples),
         "train_words": sum(len(eg.reference) for eg in train_examples),
         "dev_docs": n_dev,
@@ -282,8 +299,13 @@ def train(
         "command": f"python -m anonymizer.detection.training train --n-train {n_train} "
         f"--n-dev {n_dev} --seed {seed} --minutes {minutes} --max-epochs {max_epochs} "
         f"--start {start} --depth {depth} --labels {','.join(labels)} "
-        f"--hand {'default' if hand_paths else 'none'} --hand-share {hand_share} "
-        f"--select-every {select_every} --hand-casing {hand_casing}",
+        f"--hand {hand_argument(hand_paths)} --hand-share {hand_share} "
+        f"--select-every {select_every} --hand-casing {hand_casing}"
+        + (
+            f" --hand-boost {','.join(hand_boost)} --hand-boost-factor {hand_boost_factor}"
+            if hand_boost
+            else ""
+        ),
         "earlier_commands": earlier,
         "generator_commit": commit,
     }
@@ -309,6 +331,16 @@ def start_weights(start: str) -> tuple[Language, str, dict[str, Any]]:
         f"{meta.get('hand_docs', 0)} hand-written docs at share {meta.get('hand_share', 0.0)})"
     )
     return _build_pipeline(model_dir), note, meta
+
+
+def hand_argument(hand_paths: Sequence[Path]) -> str:
+    """The `--hand` value that reads `hand_paths`: 'default' when they are the repository's
+    files, 'none', or the paths themselves (a run on files from elsewhere says so)."""
+    if not hand_paths:
+        return "none"
+    if [p.resolve() for p in hand_paths] == [p.resolve() for p in hand_files()]:
+        return "default"
+    return ",".join(_shown_path(p) for p in hand_paths)
 
 
 def _shown_path(path: Path) -> str:

@@ -63,7 +63,7 @@ def test_a_chat_speaker_after_a_date_stamp_is_kept_whatever_the_word_means() -> 
         "13/05/2024, 08:33 - kev: be there in 10\n"
     )
     people = [d for d in CombinedDetector().detect(text) if d.category == "full person name"]
-    assert [text[d.start : d.end] for d in people].count("kev") == 2
+    assert len({(d.start, d.end) for d in people if text[d.start : d.end] == "kev"}) == 2
 
 
 def test_a_flat_number_alone_is_part_of_an_address_but_a_flat_rate_is_not() -> None:

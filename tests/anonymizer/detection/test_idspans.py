@@ -20,6 +20,7 @@ from anonymizer.detection.idspans import (
     IdSpanModel,
     candidate_spans,
     classify_spans,
+    cue_kinds,
     document_context,
     shipped_model,
     span_features,
@@ -118,6 +119,60 @@ def test_features_mark_cue_words_in_several_languages():
     assert "cue>=age" in context_features("Elle a 34 ans.", "34")
     assert "cue<=secret" in context_features("la contraseña del wifi es 2809", "2809")
     assert not any(f.startswith("cue") for f in context_features("We met 34 times.", "34"))
+
+
+def test_candidates_include_ages_with_their_unit_in_several_languages():
+    text = (
+        "kids (7 yrs and 10 yrs); Malo (16 ans); ho 24 anni; Oma ist 86 Jahre; nieta de 9 años;"
+        " 64 yaşında emekli; she is fifty-two years old; a 3歳 boy"
+    )
+    got = surfaces(text)
+    assert {"7 yrs", "10 yrs", "16 ans", "24 anni", "86 Jahre", "9 años", "64 yaşında"} <= got
+    assert {"fifty-two years old", "3歳"} <= got
+    assert "7" in got  # the number alone stays a candidate: some write the age without unit
+
+
+def test_age_unit_candidates_need_a_whole_number_of_at_most_three_digits():
+    got = surfaces("a 10,5 years plan, founded 1990 years ago, v2.5 years, 12 yearsago")
+    assert not any(s.endswith(("years", "yearsago")) and " " in s for s in got)
+
+
+def test_features_mark_an_age_unit_and_digits_spoken_one_by_one():
+    assert "age_unit=años" in context_features("su nieta de 9 años", "9 años")
+    assert "age_unit=yrs" in context_features("kids (7 yrs)", "7 yrs")
+    spoken = "the case number is d c four four nine one seven okay"
+    assert "spoken_digits=5" in context_features(spoken, "d c four four nine one seven")
+
+
+def test_candidates_include_digits_spoken_one_by_one():
+    text = (
+        "caller: yeah hi it's um h l m seven seven two oh four one nine\n"
+        "agent: the code is nine three one two, so it's a four four one two"
+    )
+    got = surfaces(text)
+    assert {"h l m seven seven two oh four one nine", "nine three one two"} <= got
+    assert "four four one two" in got  # "a" before the digits is speech, not the code
+    assert not any(s.startswith("a ") for s in got)
+    few = surfaces("one or two of them, one two, maybe oh two")
+    assert not any(" " in s for s in few)  # fewer than three digits spoken in a row
+    assert not any(" " in s for s in surfaces("one\ntwo\nthree four"))  # not across lines
+    lines = "\n".join(f"caller: my ref is {w} four four one and ok" for w in ("one", "six"))
+    assert {"one four four one", "six four four one"} <= surfaces(lines + "\nseven")
+
+
+def test_candidates_include_user_names_ending_in_underscores():
+    got = surfaces("winner lanternfish_ sent it; zanele__: hi; see @ada.nb_ and __init__")
+    assert {"lanternfish_", "zanele__", "@ada.nb_"} <= got
+    assert "__init__" not in got
+
+
+def test_cue_words_are_read_in_cyrillic_and_inside_unspaced_scripts():
+    assert cue_kinds("パスワード再設定コード") == ("secret",)
+    assert cue_kinds("你的一次性密碼為") == ("secret",)
+    assert cue_kinds("Пароль") == ("secret",)
+    assert cue_kinds("Straße") == ()
+    assert "cue<=secret" in context_features("加奈様、パスワード再設定コード 318 907", "318 907")
+    assert "cue<=handle" in context_features("логин: ivanov_88", "ivanov_88")
 
 
 def test_speakers_of_a_chat_are_known_and_their_names_are_candidates():
@@ -283,6 +338,21 @@ def test_training_labels_candidates_by_gold_overlap():
     assert labels["CX 77 QL"] == "license plate"
     assert labels["77"] is None  # cuts the gold span: left out of training
     assert labels["dfurlong"] == NONE
+
+
+def test_training_labels_an_age_with_its_unit_and_reads_gold_by_offset():
+    from anonymizer.detection.training.idspans_train import candidate_labels
+
+    # training text may hold a gold string inside another word ("9" in "1990"): labels come
+    # from the gold offsets, never from searching the text for the gold string
+    text = "Born 1990. Our youngest is 9 años and M9X stays."
+    age = text.index("9 años")
+    doc = {"text": text, "spans": [{"start": age, "end": age + 6, "label": "age"}]}
+    labels = {text[s:e]: label for s, e, label in candidate_labels(doc)}
+    assert labels["9 años"] == "age"
+    assert labels["9"] is None  # cuts the gold span: left out of training
+    assert labels["1990"] == NONE
+    assert labels["M9X"] == NONE
 
 
 def test_a_model_trained_and_saved_loads_and_separates_its_classes(tmp_path):

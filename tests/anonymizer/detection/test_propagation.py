@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
+from dataclasses import replace
 
 import pytest
 
@@ -140,3 +143,119 @@ def test_identifier_search_finds_what_the_alternation_finds(monkeypatch, budget:
         pattern = rf"(?<![\w@.-])(?:{word_alternation(frozenset(chosen))})(?![\w@-]|\.\w)"
         expected = [m.span() for m in re.finditer(pattern, text)]
         assert propagation.identifier_mentions(text, chosen) == expected, text
+
+
+def new_mentions(text: str, seeds: list[Detection]) -> list[str]:
+    """The propagated mentions outside the seeds themselves."""
+    found = propagate_names(text, seeds)
+    return [
+        text[d.start : d.end]
+        for d in found
+        if not any(s.start <= d.start and d.end <= s.end for s in seeds)
+    ]
+
+
+def test_short_and_pet_forms_of_a_given_name_are_redacted() -> None:
+    text = "Kevin Walsh moved out. We miss kev already, Kev said bye and kevvy left his bike."
+    assert new_mentions(text, [person(text, "Kevin Walsh")]) == ["kev", "Kev", "kevvy"]
+
+
+def test_a_pet_form_of_a_short_seed_and_a_foreign_short_form_are_redacted() -> None:
+    text = "08:30 - kev: morning\n08:33 - dawn: we'll miss u kevvy\nSvetlana Ivanova: sveta here"
+    seeds = [person(text, "kev"), person(text, "Svetlana Ivanova")]
+    assert new_mentions(text, seeds) == ["kevvy", "sveta"]
+
+
+def test_common_words_that_start_like_a_name_are_not_short_forms() -> None:
+    text = (
+        "Christopher Moore, Patricia Reid, Jamal Okoro and Thomas Hale called. The car is in "
+        "the jam, tho we parked near the patio for christmas; Chris and Pat said so. Summer "
+        "Term starts soon for Summer-Rose."
+    )
+    names = ("Christopher Moore", "Patricia Reid", "Jamal Okoro", "Thomas Hale", "Summer-Rose")
+    found = new_mentions(text, [person(text, n) for n in names])
+    assert found == ["Chris"]  # not car, jam, tho, patio, christmas; Pat, Summer are words
+
+
+def test_a_short_form_inside_an_address_or_identifier_is_left_to_its_own_detector() -> None:
+    text = "Olumide Bankole wrote from olu.bankole@example.com and signed olu."
+    seeds = [person(text, "Olumide Bankole")]
+    found = [d.start for d in propagate_names(text, seeds) if text[d.start : d.end] == "olu"]
+    assert found == [text.rindex("olu")]
+
+
+def test_initials_of_a_full_name_written_in_capitals_are_redacted() -> None:
+    text = "Pupil: Tyler-James Mcbride\nTJ arrived late. TJ's mum phoned; tj is a word here."
+    assert new_mentions(text, [person(text, "Tyler-James Mcbride")]) == ["TJ", "TJ"]
+
+
+def test_initials_that_are_common_abbreviations_are_not_redacted() -> None:
+    text = "Nadia Brown and Greta Price came. NB the GP letter is attached; NB and GP again."
+    seeds = [person(text, "Nadia Brown"), person(text, "Greta Price")]
+    assert new_mentions(text, seeds) == []
+
+
+def test_short_forms_need_a_confident_seed() -> None:
+    text = "Kevin Walsh moved out. We miss kev already."
+    assert propagate_names(text, [person(text, "Kevin Walsh", score=0.5)]) == []
+
+
+def test_short_forms_stay_linear_when_every_word_starts_like_the_name() -> None:
+    """17,000 different words that all start with "kev" (100 kB), in a child process."""
+    script = (
+        "import itertools, string\n"
+        "from anonymizer.types import Detection\n"
+        "from anonymizer.detection.propagation import propagate_names\n"
+        "tails = itertools.product(string.ascii_lowercase, repeat=3)\n"
+        "words = ['kev' + ''.join(t) for t, _ in zip(tails, range(17_000))]\n"
+        "text = 'Kevin Walsh ' + ' '.join(words)\n"
+        "seed = Detection(0, 11, 'full person name', '[PERSON]', 'test', 0.9)\n"
+        "assert len(text) > 100_000\n"
+        "propagate_names(text, [seed])\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+
+
+def test_a_chat_speaker_s_common_word_name_spreads_to_its_other_mentions() -> None:
+    text = (
+        "21:07 - priya: omg did u see what kev posted\n"
+        "08:30 - kev: morning all\n"
+        "08:31 - kev: yes it's true\n"
+        "08:33 - dawn: we'll miss u kevvy\n"
+    )
+    speaker = person(text, "kev: morning")
+    speaker = replace(speaker, end=speaker.start + 3)
+    assert new_mentions(text, [speaker]) == ["kevvy"]  # "kev" is a common word elsewhere
+    found = propagate_names(text, [speaker], speakers=[speaker])
+    assert [d.start for d in found if text[d.start : d.end] == "kev"] == [
+        m.start() for m in re.finditer(r"\bkev\b", text)
+    ]
+
+
+def test_the_default_detector_spreads_a_speaker_s_name_but_not_a_one_off_word() -> None:
+    detector = CombinedDetector()
+    chat = (
+        "12/05/2024, 21:07 - priya: omg did u see what kev posted in the group\n"
+        "13/05/2024, 08:30 - kev: morning all, yes it's true\n"
+        "13/05/2024, 08:31 - kev: fwd his email again\n"
+    )
+    found = {(d.start, d.end) for d in detector.detect(chat) if d.category == "full person name"}
+    first = chat.index("kev")
+    assert (first, first + 3) in found
+    once = "what kev posted was odd."
+    assert not [d for d in detector.detect(once) if once[d.start : d.end] == "kev"]
+
+
+def test_plurals_and_common_words_are_not_short_forms() -> None:
+    text = "Bill Foster, Carol Ames and Mark Dunne came. Bills for March; carols; Marks were out."
+    names = ("Bill Foster", "Carol Ames", "Mark Dunne")
+    assert new_mentions(text, [person(text, n) for n in names]) == []
+
+
+def test_initials_written_by_a_number_or_as_a_clinical_abbreviation_are_not_names() -> None:
+    text = (
+        "Tyler-James Mcbride used 0.5 TJ of energy; TJ said so.\n"
+        "Helen Byrne: HB 10.2, repeat HB.\nBrian Doyle: amoxicillin 500 mg BD; BD again."
+    )
+    names = ("Tyler-James Mcbride", "Helen Byrne", "Brian Doyle")
+    assert new_mentions(text, [person(text, n) for n in names]) == []

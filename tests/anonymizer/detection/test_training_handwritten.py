@@ -10,6 +10,8 @@ import pytest
 
 from anonymizer.detection.training import handwritten
 from anonymizer.detection.training.handwritten import (
+    boosted,
+    example_labels,
     hand_examples,
     hand_files,
     load_hand_docs,
@@ -95,6 +97,45 @@ def test_entity_offsets_match_the_gold_surfaces(hand_file: Path, blank: Any) -> 
         assert entities == gold
 
 
+def test_a_gold_name_inside_another_word_marks_only_its_own_tokens(
+    tmp_path: Path, blank: Any
+) -> None:
+    path = tmp_path / "handwritten_train_k.txt"
+    path.write_text(
+        "=== trnk-001 chat\n[[Cal|PER]]: call me, [[Al|PER]] broke the Algorithm, [[Cal|PER]]\n",
+        encoding="utf-8",
+    )
+    docs = load_hand_docs([path])
+    (example,) = hand_examples(blank, docs, annotator=blank)
+    entities = [(e.start_char, e.end_char, e.text) for e in example.reference.ents]
+    gold = [
+        (s["start"], s["end"], docs[0]["text"][s["start"] : s["end"]]) for s in docs[0]["spans"]
+    ]
+    assert entities == gold
+    assert [e[2] for e in entities] == ["Cal", "Al", "Cal"]
+    tags = token_tags(example)
+    assert tags["call"] == tags["Algorithm"] == "O"
+
+
+def test_pieces_holding_a_boosted_label_count_factor_times(hand_file: Path, blank: Any) -> None:
+    docs = load_hand_docs([hand_file])
+    letter, chat = hand_examples(blank, docs, annotator=blank)
+    assert "NORP" in example_labels(letter) and "NORP" not in example_labels(chat)
+    pool = boosted([letter, chat], example_labels, ["NORP"], 3)
+    assert pool == [letter, letter, letter, chat]
+    assert boosted([letter, chat], example_labels, ["NORP"], 1) == [letter, chat]
+    # repeated, not rebuilt: the gold offsets are those of the document
+    for example in pool[:3]:
+        assert example is letter
+        assert [e.text for e in example.reference.ents if e.label_ == "NORP"] == ["Nigerian"]
+    mixed = oversampled([f"g{i}" for i in range(400)], pool, 0.35, seed=1)
+    n_hand = mixed.count(letter) + mixed.count(chat)
+    assert n_hand / len(mixed) == pytest.approx(0.35, abs=0.005)
+    assert mixed.count(letter) == pytest.approx(3 * mixed.count(chat), abs=3)
+    with pytest.raises(ValueError):
+        boosted([letter], example_labels, ["NORP"], 0)
+
+
 def test_long_documents_are_cut_at_line_breaks_outside_every_span() -> None:
     lines = [f"Line {i} mentions [[Name{i} Person|PER]] here." for i in range(200)]
     lines.insert(50, "A span [[crossing\nthe break|ADDR]] stays whole.")
@@ -147,3 +188,11 @@ def test_checkpoints_are_never_selected_on_blind_or_frozen_sets(tmp_path: Path) 
     for sets in (("dev-hand-hard", "dev-hand-wild-blind"), ("frozen-hand",), ("dev-hand-blind",)):
         with pytest.raises(ValueError):
             Selection(tmp_path, log=None, set_names=sets)  # type: ignore[arg-type]
+
+
+def test_the_recorded_hand_argument_names_files_read_from_elsewhere(hand_file: Path) -> None:
+    from anonymizer.detection.training.train import hand_argument
+
+    assert hand_argument(hand_files()) == "default"
+    assert hand_argument([]) == "none"
+    assert hand_argument([hand_file]) == str(hand_file.resolve())
