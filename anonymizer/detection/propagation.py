@@ -108,14 +108,19 @@ def _present(haystack: str, words: set[str]) -> set[str]:
     ("anna" in "anna's"): a quick set intersection that leaves most documents nothing to
     search."""
     tokens = set(_WORD.findall(haystack))
+    longest = max(map(len, words), default=0)
     tokens.update(
-        t[:i] for t in [t for t in tokens if "'" in t or "’" in t] for i in _apostrophes_in(t)
+        t[:i]
+        for t in [t for t in tokens if "'" in t or "’" in t]
+        for i in _apostrophes_in(t, longest)
     )
     return words & tokens
 
 
-def _apostrophes_in(token: str) -> list[int]:
-    return [i for i, c in enumerate(token) if c in _APOSTROPHES]
+def _apostrophes_in(token: str, longest: int) -> list[int]:
+    """Where the token has an apostrophe, up to offset `longest`: a part longer than every
+    word sought cannot be one (and "a's" repeated 60,000 times is one token)."""
+    return [i for i, c in enumerate(token[: longest + 1]) if c in _APOSTROPHES]
 
 
 # Up to this many characters searched in all (words present x text length), each word is
@@ -139,9 +144,10 @@ def _mentions(text: str, haystack: str, words: set[str]) -> list[tuple[int, int]
                     longest[start] = max(end, longest.get(start, end))
                 start = haystack.find(word, start + 1)
         return list(longest.items())
+    longest_word = max(map(len, present))
     for token in _WORD.finditer(haystack):
         word, start = token.group(), token.start()
-        for end in _ends_to_try(word, start):
+        for end in _ends_to_try(word, start, longest_word):
             if haystack[start:end] in present and _starts_a_word(text, start):
                 if _ends_a_word(text, end):
                     longest[start] = end  # the ends are tried longest first
@@ -149,11 +155,12 @@ def _mentions(text: str, haystack: str, words: set[str]) -> list[tuple[int, int]
     return list(longest.items())
 
 
-def _ends_to_try(word: str, start: int) -> list[int]:
-    """The token's end, then the end of each part before an apostrophe, longest first."""
+def _ends_to_try(word: str, start: int, longest: int) -> list[int]:
+    """The token's end, then the end of each part before an apostrophe no longer than
+    `longest`, longest first."""
     ends = [start + len(word)]
     if "'" in word or "’" in word:
-        ends += [start + i for i in range(len(word) - 1, 0, -1) if word[i] in _APOSTROPHES]
+        ends += [start + i for i in reversed(_apostrophes_in(word, longest)) if i > 0]
     return ends
 
 

@@ -6,6 +6,7 @@ import random
 import re
 import subprocess
 import sys
+import tracemalloc
 from dataclasses import replace
 
 import pytest
@@ -113,6 +114,24 @@ def test_the_word_search_finds_what_a_compiled_alternation_finds_on_random_text(
         commons = set(rng.sample(sorted(common), rng.randint(0, len(common))))
         expected = compiled_mentions(text, words, commons)
         assert name_mentions(text, words, commons) == expected, text
+
+
+@pytest.mark.parametrize("budget", [propagation.FIND_BUDGET, 0])  # 0: the one-pass path
+def test_a_long_run_of_apostrophes_costs_memory_linear_in_its_length(
+    monkeypatch, budget: int
+) -> None:
+    # "a's" 20,000 times is one word; its parts before each apostrophe, taken whole, held
+    # 600 MB (and a 2 MB upload of it hundreds of GB); only parts as long as a name count
+    monkeypatch.setattr(propagation, "FIND_BUDGET", budget)
+    text = "Anna said " + "a's" * 20_000 + " to Anna's friend"
+    tracemalloc.start()
+    try:
+        found = name_mentions(text, {"anna", "asa"}, set())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [text[s:e] for s, e in found] == ["Anna", "Anna"]
+    assert peak < 50_000_000  # 600 MB before
 
 
 def test_a_word_of_another_language_spreads_only_as_written() -> None:
