@@ -490,6 +490,8 @@ def trim_span(text: str, d: Detection) -> list[Detection]:
         and _lone_lower_word(text[d.start : d.end])
     ):
         return [d]  # the model's whole reading ("kev"); the score weighs it (`lower_case_penalty`)
+    if d.rule_id == "person_speaker" and len(words) == 1 and chat_speaker(text, d):
+        return [d]  # "13/05/2024, 08:30 - kev: ..." twice: a speaker, whatever the word means
     if d.category != PERSON:
         if not any(text[start].isupper() for start, _ in words):
             return [d]  # "united states" in lower-case text is still a place

@@ -593,6 +593,14 @@ _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
 _DATA_LIKE = re.compile(r"[\d@/\\=]|^[A-Z0-9._:-]+$")
 
 
+# The time stamp a WhatsApp export puts before each message's speaker: "13/05/2024, 08:30 - "
+# (Android) or "[13/05/2024, 08:30:12] " (iOS), 12- or 24-hour, any date order.
+CHAT_EXPORT_STAMP = (
+    r"\[?\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?[ \t]+\d{1,2}:\d{2}(?::\d{2})?"
+    r"(?:[ \t\u202f]?[AaPp]\.?[Mm]\.?)?(?:\][ \t]*|[ \t]+[-–][ \t]+)"
+)
+
+
 def refine_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
     """A chat speaker, not a form field: "Desk: 4B", "ZIP: 10115", "MAC: 00:1a:..." and
     "Gateway: 10.0.0.1" start with a field label, an acronym, or carry one data-like value."""
@@ -4435,13 +4443,14 @@ RULES: tuple[Rule, ...] = (
         "full person name",
         _c(
             rf"^[ \t]*(?:\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*"
-            rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?[ \t]+|<)?"
+            rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?[ \t]+|<"
+            rf"|{CHAT_EXPORT_STAMP})?"
             rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?|[{CASELESS}]{{1,8}})>?[ \t]*:[ \t]",
             re.MULTILINE,
         ),
         MEDIUM,
-        "speaker at the start of a chat or transcript line ([10:42] maria: ...), not a form "
-        "field (Desk:, ZIP:, MAC:, Gateway:)",
+        "speaker at the start of a chat or transcript line ([10:42] maria: ..., a WhatsApp "
+        "export's 13/05/2024, 08:30 - kev: ...), not a form field (Desk:, ZIP:, MAC:, Gateway:)",
         group=1,
         refine=refine_speaker,
         requires=(":",),
