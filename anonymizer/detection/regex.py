@@ -1497,7 +1497,7 @@ banco banca banque clínica clinica clinique klinik klinikum policlínica policl
 farmacia farmácia pharmacie apotheke paróquia parroquia parrocchia paroisse colegio colégio
 collège lycée escola escuela scuola liceo universidad universidade università
 université universität hochschule restaurante ristorante trattoria cooperativa coopérative
-genossenschaft associação asociación associazione associação fundación fundação fondazione
+genossenschaft associação asociación associazione fundación fundação fondazione
 fondation stiftung instituto istituto institut hôpital ospedale krankenhaus
 consultorio ambulatorio
 """.split()
