@@ -589,26 +589,29 @@ def split_at_gaps(text: str, d: Detection) -> list[Detection]:
     return [replace(d, start=start, end=end) for start, end in pieces if end > start]
 
 
-# "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)".
+# "Kofi, 14, has asthma", "our son Aravind (15)", "ÇELIK, Mehmet (age nineteen)", "Morag
+# Campbell, 81, 7 Comely Bank Row" (an address follows), "rin.k, 34 · Utrecht", "Leah - 29 - Cork".
 _AGE_AFTER_NAME = re.compile(
-    rf"(?:,[ ](\d{{1,3}})(?:,[ ](?=[a-z])|(?=[.;]|[ ](?:of|from|who|was|is|and|has|had|lives"
-    rf"|said)\b))|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}(?:[ ]?(?i:years?|yrs|J\.))?"
-    rf"|(?i:{NUMBER_WORD})(?:[ ](?i:years?))?)(?:\)|,[ ]))"
+    rf"(?:,[ ](\d{{1,3}})(?:,[ ](?=[a-z]|\d{{1,5}}[a-z]?[ ][A-Z])|(?=[.;]|[ ](?:of|from|who|was"
+    rf"|is|and|has|had|lives|said)\b|[ ]?[·•|]|[ ]*(?:\r?\n|\Z)))"
+    rf"|[ ]\((?:(?i:aged?)[ ])?(\d{{1,3}}(?:[ ]?(?i:years?|yrs|J\.))?"
+    rf"|(?i:{NUMBER_WORD})(?:[ ](?i:years?))?)(?:\)|,[ ])"
+    rf"|[ ][–-][ ](\d{{1,3}})[ ][–-][ ])"
 )
 AGE_AFTER_NAME_SCORE = 0.7
 
 
 def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
-    """An age written right after a person's name: "Kofi, 14, has asthma", "Aravind (15)",
-    "Lena (seven years)", "Ana (9, at St Mary's)"."""
+    """An age written right after a person's name or handle: "Kofi, 14, has asthma",
+    "Aravind (15)", "Lena (seven years)", "Ana (9, at St Mary's)", "rin.k, 34 · Utrecht"."""
     found = []
     for d in kept:
-        if d.category != PERSON or d.score < MIN_SEED_SCORE:
+        if d.category not in (PERSON, "handle") or d.score < MIN_SEED_SCORE:
             continue
         m = _AGE_AFTER_NAME.match(text, d.end)
         if m is None:
             continue
-        group = 1 if m.group(1) else 2
+        group = next(g for g in (1, 2, 3) if m.group(g))
         value = m.group(group)
         if value.isdigit() and not 0 < int(value) <= 120:
             continue
@@ -633,6 +636,11 @@ _ADDRESS_PIECE = re.compile(
     rf"(?:,[ ]?|[ ][–-][ ])((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
     r"(?=[ ]*(?:[,;.:)\n–-]|$))"
 )
+# The town written after a postcode with only a space between: "1200-389 Lisboa", "75011 Paris".
+_TOWN_AFTER_POSTCODE = re.compile(
+    rf"[ ]((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
+    r"(?=[ ]*(?:[,;.:)\n–—(-]|$))"
+)
 ADDRESS_TAIL_SCORE = 0.6
 MAX_TAIL_PIECES = 3
 
@@ -640,16 +648,18 @@ MAX_TAIL_PIECES = 3
 def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
     """The places written after a street line or a postcode, piece by comma-separated piece,
     up to the line's end ("2 Rose Cottages, Nidd Lane, Birstwith", "Jr. Ayacucho 318, dpto.
-    402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi"): in an address a town,
-    district or country is one, whatever its words mean elsewhere."""
+    402, Cusco, PERÚ", "Plot 1147, Cadastral Zone B06, Mabushi", "1200-389 Lisboa"): in an
+    address a town, district or country is one, whatever its words mean elsewhere."""
     covered = {(d.start, d.end) for d in kept}
     found = []
     for d in kept:
         if d.category not in _ADDRESS_END or d.score < THRESHOLD:
             continue
         position = d.end
-        for _ in range(MAX_TAIL_PIECES):
+        for i in range(MAX_TAIL_PIECES):
             piece = _ADDRESS_PIECE.match(text, position)
+            if piece is None and i == 0 and d.category == "postal code":
+                piece = _TOWN_AFTER_POSTCODE.match(text, position)
             if piece is None:
                 break
             start, end = piece.span(1)

@@ -44,7 +44,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.names import is_common_non_name, is_known_name, zipf
+from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
     Gates,
     LiteralScanner,
@@ -410,7 +410,7 @@ PARTICLES = frozenset(
 PARTICLE = "(?:" + "|".join(sorted(PARTICLES, key=len, reverse=True)) + ")"
 _NEXT_NAME = rf"[ \t]+(?:{INITIAL}[ \t]+)?(?:{PARTICLE}[ \t]+){{0,2}}{NAME}"
 NAME_REST_RUN = rf"{NAME_REST}(?:{_NEXT_NAME}){{1,3}}"
-TITLED_RUN = rf"(?:{INITIAL}[ \t]+)?{NAME}(?:{_NEXT_NAME}){{0,2}}"
+TITLED_RUN = rf"(?:{INITIAL}[ \t]+(?:[{U}]\.[ \t]+)?)?{NAME}(?:{_NEXT_NAME}){{0,2}}"
 NAME_END = r"(?![\w@]|-\w)"
 CAP_REST = r"(?:[\w'’-]|\.(?=\w)){0,40}"
 CAP_WORD = rf"[{U}]{CAP_REST}"
@@ -558,10 +558,14 @@ def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     return _words_span(text, start, words, first, last)
 
 
+_DOTTED_INITIAL = re.compile(r"[^\W\d_]\.")
+
+
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     """A name after a title or role word: drop trailing non-name words; reject a non-name."""
     tokens = _tokens(text, start, end)
-    if not tokens or _bare(tokens[0][2]) in _NOT_AFTER_TITLE:
+    named = [t for t in tokens if not _DOTTED_INITIAL.fullmatch(t[2])]  # "A. M. Dunlop"
+    if not named or _bare(named[0][2]) in _NOT_AFTER_TITLE:
         return None
     while len(tokens) > 1 and _bare(tokens[-1][2]) in _NOT_AFTER_TITLE:
         tokens.pop()
@@ -840,6 +844,11 @@ def _identifier_like(value: str) -> bool:
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
 
 
+def _unknown_lower_word(value: str) -> bool:
+    """A lower-case login no dictionary knows ("dfurlong"), not a word ("experience")."""
+    return zipf(value) == 0 and value not in known_names()
+
+
 def _hyphenated_common_word(value: str) -> bool:
     """Every part of a hyphenated word is a common English word and none is a name."""
     parts = value.lower().split("-")
@@ -851,6 +860,59 @@ def _hyphenated_common_word(value: str) -> bool:
 def _user_value(value: str) -> bool:
     """A user name after user= / User:, not a full name's first word or a placeholder."""
     return value.lower() not in NOT_A_NAME and value.lower() not in ("none", "null", "root")
+
+
+# Bank statement lines: a transaction word, then the counterparty in capitals up to a column
+# gap, a dash, a bracket, a reference or an amount.
+STATEMENT_WORDS = (
+    "recibo",
+    "nómina",
+    "nomina",
+    "transferencia",
+    "bizum",
+    "direct debit",
+    "card payment",
+    "faster payment",
+    "standing order",
+    "bill payment",
+    "lastschrift",
+    "gutschrift",
+    "überweisung",
+    "prélèvement",
+    "virement",
+    "addebito",
+    "bonifico",
+)
+_STATEMENT_WORD = (
+    r"(?:RECIBO|N[ÓO]MINA|TRANSFERENCIA(?:[ ](?:A|DE))?|BIZUM(?:[ ](?:A|DE))?"
+    r"|DIRECT[ ]DEBIT(?:[ ]TO)?|CARD[ ]PAYMENT(?:[ ]TO)?|FASTER[ ]PAYMENT(?:[ ](?:TO|FROM))?"
+    r"|STANDING[ ]ORDER(?:[ ]TO)?|BILL[ ]PAYMENT(?:[ ]TO)?|LASTSCHRIFT|GUTSCHRIFT"
+    r"|[ÜU]BERWEISUNG(?:[ ](?:AN|VON))?|PR[ÉE]L[ÈE]VEMENT|VIREMENT(?:[ ](?:DE|[ÀA]))?"
+    r"|ADDEBITO|BONIFICO(?:[ ](?:A|DA))?)"
+)
+_UPPER_WORD = r"[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ&'’.-]*"
+_STATEMENT_STOP = r"(?:REF|REFERENCE|ON|VIA|CARD|FROM|TO|EN|CON)\b"
+_STATEMENT_ARTICLE = r"(?:DE|DEL|LA|EL|LOS|LAS|DU|LE|LES|DES|AL|A|THE)\b"  # RECIBO DE LA LUZ
+_STATEMENT_COUNTERPARTY = re.compile(
+    rf"(?<![\w]){_STATEMENT_WORD}[ ]+((?!{_STATEMENT_STOP}|{_STATEMENT_ARTICLE}){_UPPER_WORD}"
+    rf"(?:[ ](?!{_STATEMENT_STOP}){_UPPER_WORD}){{0,5}})"
+    r"(?=[ ]{2,}|[ ]+[–—(-]|[ ]+(?:REF|REFERENCE|ON)\b|[ ]*\n|[ ]*$|[ ]+[+-]?\d|\t)"
+)
+
+
+def _known_name_with_initials(value: str) -> bool:
+    """Known given names or surnames, initials aside ("J SMITH", "MARTA SOLER")."""
+    words = [w for w in value.replace(".", " ").split() if len(w) > 1]
+    return bool(words) and is_known_name(" ".join(words))
+
+
+def _not_a_known_name(value: str) -> bool:
+    return not _known_name_with_initials(value)
+
+
+def _actor_value(value: str) -> bool:
+    """A user name as a log's actor, not a flag ("admin": "true")."""
+    return _user_value(value) and value.lower() not in ("true", "false", "yes", "no", "system")
 
 
 def _secret_value(value: str) -> bool:
@@ -959,9 +1021,30 @@ def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | Non
     refined = refine_titled_name(text, start, end)
     if refined is None:
         return None
-    words = re.findall(r"[^\W\d_]+", text[refined[0] : refined[1]])
+    words = re.findall(r"[^\W\d_]{2,}", text[refined[0] : refined[1]])
     common = [w for w in words if zipf(w.casefold()) >= 3.3 and not is_known_name(w)]
     return None if len(common) == len(words) else refined
+
+
+VERY_COMMON_ZIPF = 4.5  # "said", "can", "told": no name after "my son" ("Abi" 3.3, "Paddy" 3.6)
+
+
+def refine_relative_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_titled_name`, and the name is not only very common words (her son Said)."""
+    refined = refine_titled_name(text, start, end)
+    if refined is None:
+        return None
+    words = re.findall(r"[^\W\d_]{2,}", text[refined[0] : refined[1]])
+    common = [w for w in words if zipf(w.casefold()) >= VERY_COMMON_ZIPF and not is_known_name(w)]
+    return None if len(common) == len(words) else refined
+
+
+def refine_role_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_ranked_name`; after my/her <relative> a rarer word is a name too (her
+    daughter Jolly, her union rep Paddy), only a very common one is not."""
+    if _RELATIVE_BEFORE.search(text, max(0, start - 48), start):
+        return refine_relative_name(text, start, end)
+    return refine_ranked_name(text, start, end)
 
 
 _NEXT_WORD = re.compile(r"[ ]+([A-Z][A-Za-z'’-]+)")
@@ -1385,6 +1468,9 @@ _MY_RELATIVE = (
     r"|aunt|grandmother|grandma|grandfather|grandpa|nephew|niece|child|kid|baby|landlord|tenant"
     r"|teacher|coach|ex|stepson|stepdaughter|caregiver|carer)"
 )
+_RELATIVE_BEFORE = re.compile(
+    rf"(?i:\b{_MY_RELATIVE})[ \t]*,?[ \t]*(?:(?:is[ ])?(?:named|called)[ \t]+)?$"
+)
 _LABEL_WORDS = (
     r"patient|client|employee|candidate|applicant|tenant|plaintiff|defendant|witness|claimant"
     r"|respondent|caller|customer|member|student|guardian|resident|emergency[ ]contact"
@@ -1763,6 +1849,16 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_identifier_like,
         anchors=("user ", "admin ", "account ", "member ", "login ", "by "),
+    ),
+    Rule(
+        "username_unknown_word",
+        "handle",
+        _c(r"(?i:\b(?:user|login|account)[ ])([a-z][a-z0-9]{4,24})(?![\w@-]|\.\w)"),
+        LOW,
+        "a lower-case login that is no word after user/login/account (logs for user dfurlong)",
+        group=1,
+        validate=_unknown_lower_word,
+        anchors=("user ", "login ", "account "),
     ),
     Rule(
         "username_parenthesised",
@@ -2613,12 +2709,14 @@ RULES: tuple[Rule, ...] = (
         "age_context",
         "age",
         _c(
-            r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
+            r"(?i:\b(?:aged|age)[ \t]*:?[ \t]*"
+            r"(?:(?:about|around|approx\.?|approximately|roughly)[ ])?"
+            r"|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
             rf"|and\b|now\b|this\b)))(\d{{1,3}}(?:[ ](?:years|yrs)\b)?|(?i:{NUMBER_WORD}))"
             r"(?![\w.,]\d|[\w])"
         ),
         MEDIUM,
-        "number after aged/age: or I'm (with 'years' when written)",
+        "number after aged/age: (aged about 12) or I'm (with 'years' when written)",
         group=1,
         validate=_age_valid,
         anchors=("age", "i'm", "i am"),
@@ -3137,6 +3235,53 @@ RULES: tuple[Rule, ...] = (
             "reporter",
             "reviewer",
             "assigned_to",
+        ),
+    ),
+    Rule(
+        "username_actor_key",
+        "handle",
+        _c(
+            r"(?i:(?:[\"'](?:admin|actor|operator|impersonator|performed_by|approved_by|deleted_by"
+            r"|triggered_by|initiated_by)[\"'][ \t]*:|\b(?:admin|actor|operator)=)[ \t]*)[\"']?"
+            r"([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
+        ),
+        MEDIUM,
+        'the acting user in a JSON or key=value log line ("admin":"ops-haruto", actor=jdoe)',
+        group=1,
+        validate=_actor_value,
+        trigger=Trigger(_c(r"(?i:admin|actor|operator|impersonator|_by)"), 2, 50),
+    ),
+    Rule(
+        "git_merge_branch_owner",
+        "handle",
+        _c(
+            r"(?i:\bmerge[ ]pull[ ]request[ ]#\d+[ ]from[ ])"
+            r"([A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?)/"
+        ),
+        MEDIUM,
+        "the GitHub account in a merge commit's subject (Merge pull request #12 from ana-k/fix)",
+        group=1,
+        anchors=("merge pull request",),
+    ),
+    Rule(
+        "chat_group_name",
+        "handle",
+        _c(
+            r"[\"“'‘]([a-z0-9][a-z0-9._-]{2,30})[\"”'’][ ](?=(?i:whatsapp|telegram|signal|slack"
+            r"|discord|facebook|viber|messenger|group[ ]?chat)\b)"
+        ),
+        LOW,
+        'a handle-like chat group name in quotes before the app (the "night-shift-4" WhatsApp '
+        "group)",
+        group=1,
+        validate=_identifier_like,
+        trigger=Trigger(
+            _c(
+                r"(?i:whatsapp|telegram|signal|slack|discord|facebook|viber|messenger"
+                r"|group[ ]?chat)"
+            ),
+            40,
+            0,
         ),
     ),
     Rule(
@@ -3940,6 +4085,55 @@ RULES: tuple[Rule, ...] = (
         trigger=Trigger(_c(r"/[ ]?[FMfm](?![\w/])"), 8, 0),
     ),
     Rule(
+        "sex_age",
+        "age",
+        _c(r"(?<![\w/.-])(?<!size[ ])(?<!at[ ])[FM][ ]?/[ ]?(\d{1,2})(?![\w/]|[.,:]\d)"),
+        MEDIUM,
+        "sex and age written together: M/34, F / 71 (not a size M/32 nor an aperture at F/4)",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(_c(r"(?<![\w/.-])[FM][ ]?/[ ]?\d"), 0, 8),
+    ),
+    Rule(
+        "age_in_description",
+        "age",
+        _c(
+            r"(?i:\b(?:male|female|man|woman|boy|girl|lad|white|black|asian|mixed[ ]race)"
+            r",?[ ](?:aged[ ])?(?:about|around|approx\.?|approximately|roughly|maybe|possibly)[ ])"
+            rf"(\d{{1,2}}|{NUMBER_WORD})(?=[,;.)]|[ ](?:years|yrs|or[ ]so|ish|wearing|with|and)\b)"
+        ),
+        MEDIUM,
+        "an estimated age in a description of a person: a white male, about twenty, wearing",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "male",
+            "female",
+            "man",
+            "woman",
+            "boy",
+            "girl",
+            "lad",
+            "white",
+            "black",
+            "asian",
+            "mixed",
+        ),
+    ),
+    Rule(
+        "age_at_clause_start",
+        "age",
+        _c(
+            r"(?:^|(?<=[.!?][ ])|(?<=[.!?][ ][ ]))At[ ](1[3-9]|[2-9]\d),?[ ]"
+            r"(?=(?:I|he|she|we|they|my)[ ])",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age opening a sentence: At 19 I moved to Leeds (13-99, so not a clock time)",
+        group=1,
+        anchors=("at ",),
+    ),
+    Rule(
         "age_after_shes",
         "age",
         _c(
@@ -4315,9 +4509,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "person_titled",
         "full person name",
-        _c(rf"(?<![\w])(?:{_TITLES})\.?[ \t]+({TITLED_RUN}{NAME_END}|{CASELESS_RUN})"),
+        _c(
+            rf"(?<![\w])(?:(?:{_TITLES})\.?|(?:dr|prof|mr|mrs|ms)\.)[ \t]+"
+            rf"({TITLED_RUN}{NAME_END}|{CASELESS_RUN})"
+        ),
         0.85,
-        "capitalised name after a title (Dr. Ana Müller, Mr O'Neil)",
+        "capitalised name after a title (Dr. Ana Müller, Mr O'Neil, dr. Amato)",
         group=1,
         refine=refine_titled_name,
         anchors=(
@@ -4348,9 +4545,10 @@ RULES: tuple[Rule, ...] = (
             rf"(?:(?:is[ ])?(?:named|called)[ \t]+)?({TITLED_RUN}){NAME_END}"
         ),
         0.8,
-        "capitalised name after a personal role (my wife Maria, patient Jose Alvarez)",
+        "capitalised name after a personal role (my wife Maria, patient Jose Alvarez, her "
+        "daughter Jolly)",
         group=1,
-        refine=refine_ranked_name,
+        refine=refine_role_name,
         anchors=("my ", "our ", "her ", "his ", "their ", "your ", *_ROLE_ANCHORS),
     ),
     Rule(
@@ -4380,6 +4578,27 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_context_name,
         anchors=_LABEL_ANCHORS,
+    ),
+    Rule(
+        "statement_counterparty",
+        "organization",
+        _STATEMENT_COUNTERPARTY,
+        0.9,
+        "the payee or payer of a bank statement line, in capitals after its transaction word "
+        "(RECIBO DIGI SPAIN TELECOM, DIRECT DEBIT TO THAMES WATER, LASTSCHRIFT STADTWERKE ULM)",
+        group=1,
+        validate=_not_a_known_name,
+        anchors=STATEMENT_WORDS,
+    ),
+    Rule(
+        "statement_counterparty_person",
+        "full person name",
+        _STATEMENT_COUNTERPARTY,
+        0.75,
+        "a person paid or paying on a bank statement line (BIZUM A MARTA SOLER)",
+        group=1,
+        validate=_known_name_with_initials,
+        anchors=STATEMENT_WORDS,
     ),
     Rule(
         "bank_holding_account",

@@ -180,3 +180,32 @@ def test_an_ordinal_day_heading_a_line_or_filling_a_table_cell_is_a_date() -> No
         assert dates == [day], text
     for text in ("the 21st century was kind", "It was the 2nd time", "on the 3rd floor"):
         assert not [d for d in detector.detect(text) if d.category == "date"], text
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "age"),
+    [
+        ("Re: Ailsa Grant, 77, 14 Harbour Row, Oban", "Ailsa Grant", "77"),
+        ("Attendees: Tomas Berg, 41\nVenue: hall B", "Tomas Berg", "41"),
+        ("Ines Moreau, 38 · Lyon · nurse", "Ines Moreau", "38"),
+        ("Tariq Aziz - 52 - Bradford", "Tariq Aziz", "52"),
+    ],
+)
+def test_an_age_after_a_name_before_an_address_a_dot_or_the_line_end(
+    text: str, name: str, age: str
+) -> None:
+    kept = combine(text, [], [_person(text, name)])
+    assert age in {text[d.start : d.end] for d in kept if d.category == "age"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ailsa Grant, 14 Harbour Row, Oban", "Ailsa Grant"),
+        ("Ailsa Grant, 14, Harbour Row", "Ailsa Grant"),  # a house number, then the street
+        ("Tariq Aziz - 52 Bradford Road", "Tariq Aziz"),
+    ],
+)
+def test_a_house_number_after_a_name_is_still_no_age(text: str, name: str) -> None:
+    kept = combine(text, [], [_person(text, name)])
+    assert not [d for d in kept if d.category == "age"]
