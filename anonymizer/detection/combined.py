@@ -37,6 +37,7 @@ from dataclasses import replace
 from anonymizer.detection.casing import cased_copy, mapped_back
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
+from anonymizer.detection.cv_lines import cv_employers
 from anonymizer.detection.gazetteer import city_detections, city_names
 from anonymizer.detection.idspans import classify_spans
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
@@ -629,6 +630,34 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
+# "Declan Furlong (004102)": a staff, collar or member number in brackets right after a name
+# (five to ten digits, or four with a leading zero, so never a year).
+_ID_AFTER_NAME = re.compile(r"[ ]\((\d{5,10}|0\d{3,4})\)")
+ID_AFTER_NAME_SCORE = 0.7
+
+
+def ids_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """A number in brackets right after a person's name: their staff or member number."""
+    found = []
+    for d in kept:
+        if d.category != PERSON or d.score < MIN_SEED_SCORE:
+            continue
+        m = _ID_AFTER_NAME.match(text, d.end)
+        if m is not None:
+            found.append(
+                Detection(
+                    m.start(1),
+                    m.end(1),
+                    "internal id",
+                    placeholder_for("internal id"),
+                    "context",
+                    ID_AFTER_NAME_SCORE,
+                    "id_after_name",
+                )  # fmt: skip
+            )
+    return found
+
+
 _ADDRESS_END = frozenset({"street address", "postal code"})
 # The next comma-separated piece of an address line: one to three capitalised words or a
 # word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este", "GA").
@@ -641,6 +670,7 @@ _TOWN_AFTER_POSTCODE = re.compile(
     rf"[ ]((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
     r"(?=[ ]*(?:[,;.:)\n–—(-]|$))"
 )
+_SHORT_CAPITALS = re.compile(r"[A-Z]{1,3}")
 ADDRESS_TAIL_SCORE = 0.6
 MAX_TAIL_PIECES = 3
 
@@ -660,6 +690,8 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
             piece = _ADDRESS_PIECE.match(text, position)
             if piece is None and i == 0 and d.category == "postal code":
                 piece = _TOWN_AFTER_POSTCODE.match(text, position)
+                if piece is not None and _SHORT_CAPITALS.fullmatch(piece.group(1)):
+                    break  # "7853 EUR", "1010 NY": a currency or a code, not a town
             if piece is None:
                 break
             start, end = piece.span(1)
@@ -878,6 +910,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         kept
         + propagate_names(text, kept, common_word_speakers(text, kept))
         + ages_after_names(text, kept)
+        + ids_after_names(text, kept)
         + address_tail(text, kept)
         + propagate_identifiers(text, kept)
         + defined_acronyms(text, kept)
@@ -936,13 +969,18 @@ class CombinedDetector:
         return out
 
     def rule_detections(self, text: str) -> list[Detection]:
-        """The regex rules' detections and the cities named in the text."""
-        return detect_in_chunks(
-            text,
-            lambda chunks: [self.rules.detect(c) for c in chunks],
-            RULE_CHUNK_CHARS,
-            RULE_CHUNK_OVERLAP,
-        ) + city_detections(text)
+        """The regex rules' detections, the cities named in the text and the employers on the
+        dated lines of a CV."""
+        return (
+            detect_in_chunks(
+                text,
+                lambda chunks: [self.rules.detect(c) for c in chunks],
+                RULE_CHUNK_CHARS,
+                RULE_CHUNK_OVERLAP,
+            )
+            + city_detections(text)
+            + cv_employers(text)
+        )
 
     def detect_resolved(self, text: str) -> list[Detection]:
         """The kept detections with overlaps resolved, for callers outside the pipeline."""

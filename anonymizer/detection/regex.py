@@ -44,6 +44,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
+from anonymizer.detection.line_language import word_in_any_language
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
     Gates,
@@ -900,6 +901,24 @@ _STATEMENT_COUNTERPARTY = re.compile(
 )
 
 
+# The payment apps' and banks' UPI handles (NPCI's published list, the common ones).
+_UPI_HANDLES = (
+    r"ok(?:hdfc|icici|sbi|axis)(?:bank)?|ybl|ibl|axl|paytm|upi|apl|yapl|pt(?:yes|axis|hdfc|sbi)"
+    r"|icici|sbi|hdfcbank|axisbank|kotak|indus|federal|rbl|idfcbank|aubank|jupiteraxis"
+    r"|freecharge|airtel|jio|barodampay|pnb|boi|cnrb|ikwik|wa(?:axis|hdfcbank|sbi|icici)"
+)
+
+
+def _not_a_placeholder_value(value: str) -> bool:
+    """A value, not a template slot or an empty marker ("{{name}}", "null", "N/A")."""
+    stripped = value.strip()
+    return (
+        bool(stripped)
+        and stripped.casefold() not in ("null", "none", "n/a", "unknown")
+        and (not any(c in stripped for c in "{}<>$%[]"))
+    )
+
+
 def _known_name_with_initials(value: str) -> bool:
     """Known given names or surnames, initials aside ("J SMITH", "MARTA SOLER")."""
     words = [w for w in value.replace(".", " ").split() if len(w) > 1]
@@ -907,6 +926,9 @@ def _known_name_with_initials(value: str) -> bool:
 
 
 def _not_a_known_name(value: str) -> bool:
+    """Not a person ("J SMITH"), nor one everyday word of some language (RECIBO ALQUILER)."""
+    if " " not in value.strip() and word_in_any_language(value.strip(" .")):
+        return False
     return not _known_name_with_initials(value)
 
 
@@ -3250,6 +3272,30 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_actor_value,
         trigger=Trigger(_c(r"(?i:admin|actor|operator|impersonator|_by)"), 2, 50),
+    ),
+    Rule(
+        "upi_id",
+        "handle",
+        _c(rf"(?<![\w.@-])([A-Za-z0-9][A-Za-z0-9._-]{{1,40}}@(?i:{_UPI_HANDLES}))(?![\w@-]|\.\w)"),
+        HIGH,
+        "an Indian UPI payment address: name@bank handle (priya.k@okaxis, 98xxxxxx12@ybl)",
+        group=1,
+        trigger=Trigger(_c(rf"@(?i:{_UPI_HANDLES})(?![\w@-]|\.\w)"), 42, 0),
+    ),
+    Rule(
+        "json_person_name",
+        "full person name",
+        _c(
+            r"[\"'](?i:(?:full|first|last|given|family|middle|display|customer|patient|contact"
+            r"|recipient|sender|holder|to|from|owner|author|employee|client|guest|passenger"
+            r"|cardholder|account_holder|nick)_?name|name_(?:full|first|last))[\"'][ \t]*:[ \t]*"
+            r"[\"']([^\"'\n\\]*[^\W\d_][^\"'\n\\]{0,59})[\"']"
+        ),
+        MEDIUM,
+        'a person\'s name as the value of a name key in JSON ("to_name": "山本 加奈")',
+        group=1,
+        validate=_not_a_placeholder_value,
+        trigger=Trigger(_c(r"(?i:name)[\"'][ \t]*:"), 30, 70),
     ),
     Rule(
         "git_merge_branch_owner",

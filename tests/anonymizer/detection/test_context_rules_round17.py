@@ -104,6 +104,9 @@ def test_the_town_after_a_postcode_and_a_space_is_a_place() -> None:
     text = "Edinburgh EH4 1DU Tel: 0131 496 0000"
     kept = combine(text, DETECTOR.detect(text), [_postcode(text, "EH4 1DU")])
     assert "Tel" not in {text[d.start : d.end] for d in kept}
+    text = "Total: 7853 EUR"
+    kept = combine(text, [], [_postcode(text, "7853")])
+    assert "EUR" not in {text[d.start : d.end] for d in kept}
 
 
 def _postcode(text: str, surface: str) -> Detection:
@@ -128,4 +131,75 @@ def test_bank_statement_counterparties_are_found_in_capitals_only() -> None:
     assert ("LUCIA PEREZ", "full person name") in found
     assert ("SEVERN TRENT", "organization") in found
     assert not {s for s, _ in found if "LUZ" in s}
+    assert not _found("05/03      RECIBO ALQUILER – PEDRO SANZ      -650,00", "organization")
     assert _found("Please set up a direct debit to pay the rent.", "organization") == []
+
+
+def test_employers_and_schools_on_dated_cv_lines_are_organisations() -> None:
+    from anonymizer.detection.cv_lines import cv_employers
+
+    text = (
+        "EXPERIENCE\n"
+        "Brannock & Hale LLP — Trainee Solicitor (2020–present)\n"
+        "Ulster Savings Bank, Belfast — Customer Adviser, 2017–2020\n"
+        "• Data Analyst | Zentrix GmbH | Munich | Mar 2015 – Feb 2017\n"
+        "2012–2014  Barista at Kettle & Crumb\n"
+        "EDUCATION\n"
+        "MSc Statistics, Kungliga Tekniska högskolan, 2016\n"
+        "Brightwell Foods, Kilcullen — Buyer, 2012–2015\n"
+        "Remote, Full-time, 2021\n"
+        "London, UK, 2019\n"
+        "The Civil Rights Act — passed in 1964\n"
+        "Nurse, Orla Byrne, 2019\n"
+        "Seen by the nurse at Harbour View Clinic on 3 May, 2024.\n"
+    )
+    found = [(text[d.start : d.end], d.category) for d in cv_employers(text)]
+    assert found == [
+        ("Brannock & Hale LLP", "organization"),
+        ("Ulster Savings Bank", "organization"),
+        ("Zentrix GmbH", "organization"),
+        ("Kettle & Crumb", "organization"),
+        ("Kungliga Tekniska högskolan", "organization"),
+        ("Brightwell Foods", "organization"),
+        ("Kilcullen", "location"),
+    ]
+
+
+def test_a_number_in_brackets_after_a_name_is_a_staff_number_but_a_year_is_not() -> None:
+    text = "Line manager: Conor Daly (004417); report by Ruth Kane (2019)."
+    ner = [
+        Detection(
+            text.index(name),
+            text.index(name) + len(name),
+            "full person name",
+            "[PERSON]",
+            "ner",
+            0.9,
+            "ner:PERSON",
+        )  # fmt: skip
+        for name in ("Conor Daly", "Ruth Kane")
+    ]
+    kept = combine(text, [], ner)
+    assert {text[d.start : d.end] for d in kept if d.category == "internal id"} == {"004417"}
+
+
+@pytest.mark.parametrize(
+    ("text", "handle"),
+    [
+        ("Send the deposit to meera.iyer@okaxis today.", "meera.iyer@okaxis"),
+        ("UPI: 9876543210@ybl", "9876543210@ybl"),
+    ],
+)
+def test_upi_payment_addresses_are_handles(text: str, handle: str) -> None:
+    assert handle in _found(text, "handle")
+
+
+def test_an_address_at_a_real_domain_is_no_upi_id() -> None:
+    assert _found("Write to ravi@paytm.com for refunds.", "handle") == []
+
+
+def test_a_name_keys_value_in_json_is_a_person_in_any_script() -> None:
+    text = '{"event":"mail","to_name":"佐々木 真央","template_name":"reset","first_name":"null"}'
+    names = _found(text, "full person name")
+    assert "佐々木 真央" in names
+    assert "reset" not in names and "null" not in names
