@@ -488,8 +488,8 @@ KEY_SEP = (
 # An identifier after its keyword, also written in groups: "RMT 77120 4458", "0044 1873",
 # "RR 6148 2291 077-4" (letters, then digit groups; a digit group never runs into a decimal).
 _GROUP = r"(?:[ ]\d{2,6}(?:-\d{1,2})?(?![\w-]|[.,]\d)){1,3}"
-ID_VALUE = (
-    rf"#?([A-Z]{{1,4}}{_GROUP}|\d{{2,6}}{_GROUP}"
+ID_VALUE = (  # "CU 4471209", "AB 12 34 56", "0412 5567", "KD-4471-X"
+    rf"#?([A-Z]{{1,4}}[ ]\d{{7,12}}(?![\w-]|[.,]\d)|[A-Z]{{1,4}}{_GROUP}|\d{{2,6}}{_GROUP}"
     rf"|[A-Za-z0-9][A-Za-z0-9_/-]{{{{min}},24}}(?:{_GROUP})?)(?![\w-])"
 )
 
@@ -843,6 +843,12 @@ def _identifier_like(value: str) -> bool:
     if _CLOCK_TIME.fullmatch(value) or _hyphenated_common_word(value):
         return False
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
+
+
+_RECORDED = (
+    "printed|created|generated|modified|updated|entered|dispensed|checked|approved|edited"
+    "|uploaded|submitted|closed|opened|assigned|reviewed|signed|logged"
+)
 
 
 def _unknown_lower_word(value: str) -> bool:
@@ -1875,12 +1881,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "username_unknown_word",
         "handle",
-        _c(r"(?i:\b(?:user|login|account)[ ])([a-z][a-z0-9]{4,24})(?![\w@-]|\.\w)"),
+        _c(
+            rf"(?i:\b(?:user|login|account)[ ]|\b(?:{_RECORDED})(?:[ ][\d/.-]{{6,10}})?[ ]by[ ])"
+            r"([a-z][a-z0-9]{4,24})(?![\w@-]|\.\w)"
+        ),
         LOW,
-        "a lower-case login that is no word after user/login/account (logs for user dfurlong)",
+        "a lower-case login that is no word after user/login/account or a record's 'printed "
+        "by' (logs for user dfurlong, printed by jmckenzie)",
         group=1,
         validate=_unknown_lower_word,
-        anchors=("user ", "login ", "account "),
+        anchors=("user ", "login ", "account ", *_RECORDED.split("|")),
     ),
     Rule(
         "username_parenthesised",
@@ -2396,7 +2406,8 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?i:\bMRN|\bmedical[ ]record(?:[ ](?:number|no\.?|#))?|\bpatient[ ](?:id|number"
             r"|no\.?|#)|\bchart[ ](?:number|no\.?|#)|\bhospital[ ](?:number|no\.?)|\bNHS[ ]"
-            r"(?:number|no\.?))" + KEY_SEP + r"(\d{3}[ ]\d{3}[ ]\d{4}|[A-Z0-9][A-Z0-9-]{3,19})"
+            r"(?:number|no\.?))" + KEY_SEP + r"(\d{3}[ ]\d{3}[ ]\d{4}|[A-Z]{1,4}[ ]\d{4,12}"
+            r"|[A-Z0-9][A-Z0-9-]{3,19})"
             r"(?![\w-])"
         ),
         HIGH,
@@ -4710,12 +4721,13 @@ RULES: tuple[Rule, ...] = (
             rf"^[ \t]*(?:\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*"
             rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?[ \t]+|<"
             rf"|{CHAT_EXPORT_STAMP})?"
-            rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?|[{CASELESS}]{{1,8}})>?[ \t]*:[ \t]",
+            rf"({NAME_ANY}(?:[ \t]+{NAME_ANY})?(?:[ \t]+[{U}]\.)?|[{CASELESS}]{{1,8}})>?"
+            r"[ \t]*:[ \t]",
             re.MULTILINE,
         ),
         MEDIUM,
-        "speaker at the start of a chat or transcript line ([10:42] maria: ..., a WhatsApp "
-        "export's 13/05/2024, 08:30 - kev: ...), not a form field (Desk:, ZIP:, MAC:, Gateway:)",
+        "speaker at the start of a chat or transcript line ([10:42] maria: ..., Tom B.: ..., a "
+        "WhatsApp export's 13/05/2024, 08:30 - kev: ...), not a form field (Desk:, ZIP:, MAC:)",
         group=1,
         refine=refine_speaker,
         requires=(":",),

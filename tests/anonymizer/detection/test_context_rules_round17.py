@@ -203,3 +203,25 @@ def test_a_name_keys_value_in_json_is_a_person_in_any_script() -> None:
     names = _found(text, "full person name")
     assert "佐々木 真央" in names
     assert "reset" not in names and "null" not in names
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "category"),
+    [
+        ("Customer ID: KX 5521093", "KX 5521093", "internal id"),
+        ("Member number MB 00412233 (gold tier)", "MB 00412233", "internal id"),
+        ("Patient ID: HN 00093317", "HN 00093317", "medical record number"),
+    ],
+)
+def test_a_keyword_id_written_as_letters_a_space_and_many_digits_is_whole(
+    text: str, value: str, category: str
+) -> None:
+    assert value in _found(text, category)
+
+
+def test_a_chat_speaker_may_end_in_an_initial_and_a_record_names_who_printed_it() -> None:
+    text = "Ravinder K.: running late\nOla: fine\n"
+    assert "Ravinder K" in _found(text, "full person name")
+    text = "Dispensing log printed 03/02/2025 by okwarteng at POS-2."
+    assert "okwarteng" in _found(text, "handle")
+    assert _found("Reviewed by the committee on Monday.", "handle") == []
