@@ -23,6 +23,9 @@ LOCATION = "location"
 SCORE = 0.8
 MAX_WORDS = 6
 MAX_LINE_CHARS = 120  # the fields of one CV line; a longer one is prose
+MAX_RAW_LINE_CHARS = 200  # the same with its dates and bullet
+MAX_YEARS_CHARS = 60  # "(September 2015 – September 2017)." at a line's end
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 _MONTH = r"(?:[A-Z][a-z]{2,8}\.?[ ]|(?:0?[1-9]|1[0-2])/)"
 _YEAR = rf"(?:{_MONTH})?(?:19|20)\d{{2}}"
@@ -111,27 +114,37 @@ def _is_employer(field: str) -> bool:
 
 def cv_employers(text: str) -> list[Detection]:
     """The organisation fields of every dated CV line that also names a role or degree."""
-    found = []
-    position = 0
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        start = _BULLET.match(body).end()
-        end = len(body)
-        tail = _YEARS_AT_END.search(body, start)
-        head = _YEARS_AT_START.match(body, start)
-        if tail is None and head is None:
-            position += len(line)
+    found: list[Detection] = []
+    seen: set[int] = set()
+    for year in _YEAR_IN_TEXT.finditer(text):  # only lines with a year are read at all
+        line_start = text.rfind("\n", 0, year.start()) + 1
+        if line_start in seen:
             continue
-        if tail is not None:
-            end = tail.start()
-        if head is not None:
-            start = head.end()
-        fields = _fields(body, start, end)
-        if MAX_LINE_CHARS >= end - start and len(fields) > 1:
-            if any(_is_role(body[a:b]) for a, b in fields):
-                found.extend(_employer_and_town(fields, body, position))
-        position += len(line)
+        seen.add(line_start)
+        line_end = text.find("\n", year.end())
+        line_end = len(text) if line_end < 0 else line_end
+        if line_end - line_start <= MAX_RAW_LINE_CHARS:
+            found.extend(_line_employers(text[line_start:line_end].rstrip("\r"), line_start))
     return found
+
+
+def _line_employers(body: str, offset: int) -> list[Detection]:
+    start = _BULLET.match(body).end()
+    end = len(body)
+    tail = _YEARS_AT_END.search(body, max(start, len(body) - MAX_YEARS_CHARS))
+    head = _YEARS_AT_START.match(body, start)
+    if tail is None and head is None:
+        return []
+    if tail is not None:
+        end = tail.start()
+    if head is not None:
+        start = head.end()
+    fields = _fields(body, start, end)
+    if end - start > MAX_LINE_CHARS or len(fields) < 2:
+        return []
+    if not any(_is_role(body[a:b]) for a, b in fields):
+        return []
+    return _employer_and_town(fields, body, offset)
 
 
 def _employer_and_town(fields: list[tuple[int, int]], line: str, offset: int) -> list[Detection]:
