@@ -670,7 +670,6 @@ _TOWN_AFTER_POSTCODE = re.compile(
     rf"[ ]((?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}})"
     r"(?=[ ]*(?:[,;.:)\n–—(-]|$))"
 )
-_SHORT_CAPITALS = re.compile(r"[A-Z]{1,3}")
 ADDRESS_TAIL_SCORE = 0.6
 MAX_TAIL_PIECES = 3
 
@@ -690,7 +689,7 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
             piece = _ADDRESS_PIECE.match(text, position)
             if piece is None and i == 0 and d.category == "postal code":
                 piece = _TOWN_AFTER_POSTCODE.match(text, position)
-                if piece is not None and _SHORT_CAPITALS.fullmatch(piece.group(1)):
+                if piece is not None and _ACRONYM.fullmatch(piece.group(1)):
                     break  # "7853 EUR", "1010 NY": a currency or a code, not a town
             if piece is None:
                 break

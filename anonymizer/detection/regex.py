@@ -921,7 +921,7 @@ def _not_a_placeholder_value(value: str) -> bool:
     return (
         bool(stripped)
         and stripped.casefold() not in ("null", "none", "n/a", "unknown")
-        and (not any(c in stripped for c in "{}<>$%[]"))
+        and not any(c in stripped for c in "{}<>$%[]")
     )
 
 
@@ -1043,28 +1043,34 @@ def refine_professional_registration(text: str, start: int, end: int) -> tuple[i
     return (start, end) if _PROFESSIONAL_BEFORE.search(before) else None
 
 
-def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """As `refine_titled_name`, and the name is not only common words (PC Gamer, DC Comics,
-    Nurse Practitioner)."""
+def _titled_name_of_rarer_words(
+    text: str, start: int, end: int, common_zipf: float
+) -> tuple[int, int] | None:
+    """`refine_titled_name`, and not every word of the name is a non-name at least as
+    frequent as `common_zipf` (initials aside)."""
     refined = refine_titled_name(text, start, end)
     if refined is None:
         return None
     words = re.findall(r"[^\W\d_]{2,}", text[refined[0] : refined[1]])
-    common = [w for w in words if zipf(w.casefold()) >= 3.3 and not is_known_name(w)]
+    common = [w for w in words if zipf(w.casefold()) >= common_zipf and not is_known_name(w)]
     return None if len(common) == len(words) else refined
 
 
-VERY_COMMON_ZIPF = 4.5  # "said", "can", "told": no name after "my son" ("Abi" 3.3, "Paddy" 3.6)
+def refine_ranked_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_titled_name`, and the name is not only common words (PC Gamer, DC Comics,
+    Nurse Practitioner)."""
+    return _titled_name_of_rarer_words(text, start, end, COMMON_AFTER_RANK_ZIPF)
+
+
+COMMON_AFTER_RANK_ZIPF = 3.3
+COMMON_AFTER_RELATIVE_ZIPF = (
+    4.5  # "said", "can", "told": no name after "my son" ("Abi" 3.3, "Paddy" 3.6)
+)
 
 
 def refine_relative_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     """As `refine_titled_name`, and the name is not only very common words (her son Said)."""
-    refined = refine_titled_name(text, start, end)
-    if refined is None:
-        return None
-    words = re.findall(r"[^\W\d_]{2,}", text[refined[0] : refined[1]])
-    common = [w for w in words if zipf(w.casefold()) >= VERY_COMMON_ZIPF and not is_known_name(w)]
-    return None if len(common) == len(words) else refined
+    return _titled_name_of_rarer_words(text, start, end, COMMON_AFTER_RELATIVE_ZIPF)
 
 
 def refine_role_name(text: str, start: int, end: int) -> tuple[int, int] | None:
