@@ -17,6 +17,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
   only, never used to choose between changes: measured once, at the end;
 - `dev-hand-fresh2`: `bench/dev/handwritten_fresh2.txt`, the same kind of set written in
   session 7 by another annotator (`bench/dev_fresh2/`), same rules;
+- `dev-hand-open`: `bench/dev/handwritten_open.txt`, written in session 12 by four annotators
+  who read neither the detector nor any other data (`bench/dev_open/`), for error analysis;
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -76,6 +78,7 @@ SETS = (
     "dev-hand-wild-blind",
     "dev-hand-fresh",
     "dev-hand-fresh2",
+    "dev-hand-open",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
@@ -115,12 +118,19 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
-    if name in ("dev-hand-wild", "dev-hand-wild-blind", "dev-hand-fresh", "dev-hand-fresh2"):
+    if name in (
+        "dev-hand-wild",
+        "dev-hand-wild-blind",
+        "dev-hand-fresh",
+        "dev-hand-fresh2",
+        "dev-hand-open",
+    ):
         path = {
             "dev-hand-wild": dev_sets.HANDWRITTEN_WILD,
             "dev-hand-wild-blind": dev_sets.HANDWRITTEN_WILD_BLIND,
             "dev-hand-fresh": dev_sets.HANDWRITTEN_FRESH,
             "dev-hand-fresh2": dev_sets.HANDWRITTEN_FRESH2,
+            "dev-hand-open": dev_sets.HANDWRITTEN_OPEN,
         }[name]
         if not path.is_file():
             return None, f"bench/dev/{path.name} not found: skipped"

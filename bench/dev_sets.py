@@ -41,6 +41,7 @@ HANDWRITTEN_WILD = DEV_DIR / "handwritten_wild.txt"
 HANDWRITTEN_WILD_BLIND = DEV_DIR / "handwritten_wild_blind.txt"
 HANDWRITTEN_FRESH = DEV_DIR / "handwritten_fresh.txt"
 HANDWRITTEN_FRESH2 = DEV_DIR / "handwritten_fresh2.txt"
+HANDWRITTEN_OPEN = DEV_DIR / "handwritten_open.txt"
 TRAINING_SEED = 1  # the seed `python -m anonymizer.detection.training train` uses by default
 HELDOUT_SEED = 2024
 CORPUS_SEED = 42

@@ -44,6 +44,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
+from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
 from anonymizer.detection.line_language import word_in_any_language
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
@@ -320,7 +321,7 @@ NUMBER_WORD = (
 # What follows an age as its unit, inside the span: "61-year-old", "62 years old", "74 yo".
 AGE_UNIT = (
     r"(?:[ -]?(?:years?|yrs?)[ -]old\b|-year-old|[ ]?y/o\b|[ ]?y\.o\.|[ ]?yo\b"
-    r"|[ ]years?[ ]of[ ]age\b)"
+    r"|[ ]years?[ ]of[ ]age\b|[ -](?:months?|weeks?)[ -]old\b)"
 )
 
 
@@ -1157,21 +1158,43 @@ _DATE_ORDINAL_DAY_CELL = _c(
     r"(?=[ ]?[–—:-][ ]|[ ]{2}|\t|[ ]*$)",
     re.MULTILINE,
 )
-# German, French, Spanish, Italian, Portuguese and Dutch month names, after a day number
-# ("3. März 2024", "le 3 mars", "3 de marzo de 2024", "3 maart").
+# Month names of other languages, after a day number ("3. März 2024", "le 3 mars", "3 de marzo
+# de 2024", "3 maart", "14 lutego 2024", "12 Mart 2025", "5 марта", "3 augusti", "5 Machi"):
+# German, French, Spanish, Italian, Portuguese, Dutch, the Scandinavian languages, Polish,
+# Czech, Romanian, Turkish, Indonesian, Tagalog, Swahili, Russian, Ukrainian and Greek, as
+# written after a day (the genitive in the Slavic languages and Greek).
 MONTH_INTL = (
     r"(?:januar|jänner|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|fevrier"
     r"|mars|avril|juin|juillet|août|aout|septembre|octobre|novembre|décembre|enero|febrero"
     r"|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre"
     r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro"
     r"|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|januari|februari|maart|mei"
-    r"|augustus)"
+    r"|augustus|augusti|maj|marts|desember|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca"
+    r"|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|ledna|února"
+    r"|března|dubna|května|června|července|srpna|září|října|listopadu|prosince|ianuarie"
+    r"|februarie|martie|aprilie|iunie|iulie|septembrie|octombrie|noiembrie|decembrie|ocak"
+    r"|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|kasım|aralık|maret|agustus"
+    r"|pebrero|marso|hunyo|hulyo|setyembre|oktubre|nobyembre|disyembre|machi|aprili|julai"
+    r"|agosti|septemba|oktoba|novemba|desemba|января|февраля|марта|апреля|мая|июня|июля"
+    r"|августа|сентября|октября|ноября|декабря|січня|лютого|березня|квітня|травня|червня"
+    r"|липня|серпня|вересня|жовтня|грудня|ιανουαρίου|φεβρουαρίου|μαρτίου|απριλίου|μαΐου"
+    r"|ιουνίου|ιουλίου|αυγούστου|σεπτεμβρίου|οκτωβρίου|νοεμβρίου|δεκεμβρίου)"
 )
 _DATE_INTL = _c(
     _first(r"\d", r"[\w/.,-]")
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
 )
+# A date written with Chinese, Japanese or Korean unit characters, with or without the year
+# ("2024年3月5日", "3月5号", "2024년 3월 5일").
+_DATE_CJK = _c(r"(?<!\d)(?:\d{4}[ ]?[年년][ ]?)?\d{1,2}[ ]?[月월][ ]?\d{1,2}[ ]?[日일号號](?!\d)")
+
+
+def _cjk_day_valid(value: str) -> bool:
+    month, day = (int(n) for n in re.findall(r"\d+", value)[-2:])
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
 # Weekday names in English, German, Spanish, French, Italian and Portuguese.
 WEEKDAY_NAMES = (
     r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
@@ -1394,6 +1417,12 @@ _NATIONALITY_OF_PERSON = _c(
     r"(?=[ ]?(?:[,.;!?)]|$|[ ](?i:national|citizen|man|woman|male|female|guy|girl|boy|lady"
     r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
     re.MULTILINE,
+)
+_FINANCIAL_INSTITUTION = _c(
+    r"(?<![\w&'’.-])"
+    + word_alternation(FINANCIAL_INSTITUTIONS)
+    + r"(?![\w&'’]|-\w|[ ](?:Arena|Stadium|Park|Centre|Center|Tower|Building|Premier[ ]League"
+    r"|Open|Cup|Championship|Pavilion|Field|Stage|Theatre|Theater)\b)"
 )
 
 _PERSON_NOUNS = (
@@ -2432,6 +2461,7 @@ RULES: tuple[Rule, ...] = (
             r"|chassis|vehicle[ ]identification|frame|meter|z(?:ä|ae)hler)[ ](?:id|number|no\.?"
             r"|num|#|code|nr\.?)"
             r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer"
+            r"|agent[ ]id|operator[ ]id|cashier[ ]id"
             r"|framenummer|rahmennummer|z(?:ä|ae)hlernummer)"
             r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
@@ -2474,6 +2504,9 @@ RULES: tuple[Rule, ...] = (
             "zähler",
             "zaehler",
             "rahmen",
+            "agent id",
+            "operator id",
+            "cashier id",
         ),
     ),
     Rule(
@@ -2488,7 +2521,7 @@ RULES: tuple[Rule, ...] = (
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
-            r"|job|issue|bug|report|dispute|URN|conf\.)(?:[ ](?:id|number|no\.?|num|#|code"
+            r"|job|issue|bug|report|dispute|URN|CRN|conf\.)(?:[ ](?:id|number|no\.?|num|#|code"
             r"|ref(?:erence)?))?)" + KEY_SEP + ID_VALUE.replace("{min}", "3")
         ),
         MEDIUM,
@@ -2564,6 +2597,7 @@ RULES: tuple[Rule, ...] = (
             "bug",
             "report",
             "dispute",
+            "crn",
             "urn",
             "conf.",
         ),
@@ -2664,6 +2698,35 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "day and a German/French/Spanish/Italian/Portuguese/Dutch month: 3. März 2024, 3 de marzo",
         validate=_day_of_month_valid,
+    ),
+    Rule(
+        "date_day_of_month_legal",
+        "date",
+        _c(rf"(?i:\b(\d{{1,2}}(?:st|nd|rd|th)?[ ]day[ ]of[ ]{MONTH},?[ ]\d{{4}}))(?!\d)"),
+        MEDIUM,
+        "a date as deeds and court papers write it: the 7th day of December, 2023",
+        group=1,
+        validate=_day_of_month_valid,
+        requires=("day of",),
+    ),
+    Rule(
+        "age_happy_birthday",
+        "age",
+        _c(r"(?i:\bhappy[ ])(\d{1,3}(?:st|nd|rd|th))(?![\w]|[ ]of\b)"),
+        MEDIUM,
+        "the age in a birthday wish: Happy 60th to Margaret",
+        group=1,
+        validate=_age_valid,
+        anchors=("happy",),
+    ),
+    Rule(
+        "date_cjk",
+        "date",
+        _DATE_CJK,
+        MEDIUM,
+        "day written with CJK or Hangul units: 2024年3月5日, 3月5号, 2024년 3월 5일",
+        requires=("月", "월"),
+        validate=_cjk_day_valid,
     ),
     Rule(
         "date_weekday_ordinal",
@@ -3109,14 +3172,29 @@ RULES: tuple[Rule, ...] = (
         "postal_code_context",
         "postal code",
         _c(
-            r"(?i:\b(?:zip(?:[ ]?code)?|postal[ ]code|post[ ]?code|PLZ|CEP|code[ ]postal"
-            r"|c[óo]digo[ ]postal)\b)" + KEY_SEP + r"([A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9])(?![\w-])"
+            r"(?i:\b(?:zip(?:[ ]?code)?|postal(?:[ _]?code)?|post[ ]?code|PLZ|CEP|code[ ]postal"
+            r"|c[óo]digo[ ]postal|postnr|postnummer|postleitzahl|pincode|kod[ ]pocztowy"
+            r"|postinumero|irányítószám)\b)"
+            + KEY_SEP
+            + r"([A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9])(?![\w-])"
         ),
         HIGH,
         "code after zip/postal code/postcode keywords",
         group=1,
         validate=_has_digit,
-        anchors=("zip", "postal", "post", "plz", "cep", "code", "código", "codigo"),
+        anchors=(
+            "zip",
+            "postal",
+            "post",
+            "plz",
+            "cep",
+            "code",
+            "código",
+            "codigo",
+            "pincode",
+            "kod",
+            "irányítószám",
+        ),
     ),
     Rule(
         "postal_code_city",
@@ -3526,7 +3604,8 @@ RULES: tuple[Rule, ...] = (
         "medical license",
         _c(
             r"(?i:\b(?:GMC|NMC(?:[ ]PIN)?|HCPC(?:[ ]reg(?:istration|\.)?)?|GPhC|GDC|AHPRA|NPI|DEA"
-            r"|RCVS|MCRN|RPPS|ADELI|LANR|COREN|SIA[ ]licen[cs]e|state[ ]bar|bar[ ](?:no\.?"
+            r"|RCVS|MCRN|RPPS|ADELI|LANR|COREN|SRA[ ]ID|CNO[ ]registration|SIA[ ]licen[cs]e"
+            r"|state[ ]bar|bar[ ](?:no\.?"
             r"|number|roll|registration)|SBN|ordinal|colegiad[oa]|tessera|iscrizione|cod\.[ ]reg\."
             r"|BIG-(?:nummer|registratie)|notary[ ]commission|commission[ ](?:no\.?|number)"
             r"|(?:professional|practitioner|medical|nursing|practising|practicing)[ ]"
@@ -3555,6 +3634,8 @@ RULES: tuple[Rule, ...] = (
             "adeli",
             "lanr",
             "coren",
+            "sra id",
+            "cno registration",
             "sia",
             "state bar",
             "bar ",
@@ -4131,7 +4212,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "reddit_user",
         "handle",
-        _c(r"(?<![\w/])/?u/([A-Za-z0-9_-]{3,20})(?![\w/-])"),
+        _c(r"(?<![\w/])/?u/([A-Za-z0-9_-]{3,30})(?![\w/-])"),
         MEDIUM,
         "a Reddit user: u/name",
         group=1,
@@ -4223,6 +4304,146 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_before_a_name,
         anchors=("pc", "pcso", "dc", "ps", "sgt", "ds"),
+    ),
+    Rule(
+        "age_specific_unit",
+        "age",
+        _c(
+            r"(?<![0-9A-Za-z.,])\d{1,3}[ ]?(?:yaşında(?:ki|yım|ydı)?|tuổi|歳|岁|歲|살"
+            r"|taong[ ]gulang)"
+            r"(?![0-9A-Za-z])",
+            re.IGNORECASE,
+        ),
+        MEDIUM,
+        "a number with a unit that only ages take: 64 yaşında, 35 tuổi, 3歳, 12살, 7 taong gulang",
+        validate=_age_valid,
+        requires=("yaşında", "tuổi", "歳", "岁", "歲", "살", "gulang"),
+    ),
+    Rule(
+        "age_have_years",
+        "age",
+        _c(
+            r"(?i:\b(?:j['’]ai|il[ ]a|elle[ ]a|tu[ ]as|vous[ ]avez|âgée?s?[ ]de|tengo|tiene"
+            r"|cuenta[ ]con|tienes|tenía|tenia|cumple|cumplió|cumplio|cumplirá|ho|ha|hai|aveva"
+            r"|avevo|compie"
+            r"|tenho|tem|tinha|completou|mam|ma|miał|miała|skończył|skończyła|мне|ему|ей"
+            r"|исполнилось|ich[ ]bin|er[ ]ist|sie[ ]ist|ik[ ]ben|hij[ ]is|zij[ ]is)[ ])"
+            r"(\d{1,3}[ ](?:ans|años|anni|anos|lat|lata|год|года|лет|jahre[ ]alt|jaar[ ]oud"
+            r"|(?:jahre|jaar)(?=[ ]?[.,;!?)]|[ ]*$)))(?![\w'’]|[ ](?:de(?![ ]edad)|d['’]|di|da"
+            r"|ago|temu|назад|stażu|doświadczenia|стажа|in|que|che)\b)",
+            re.IGNORECASE,
+        ),
+        MEDIUM,
+        "an age after 'has' in other languages: il a 45 ans, tiene 12 años, ha 27 anni, "
+        "ma 19 lat, ему 54 года, ich bin 32 Jahre alt (not 'de experiencia', not 'ago')",
+        group=1,
+        validate=_age_valid,
+        requires=("ans", "años", "anni", "anos", "lat", "год", "лет", "jahre", "jaar"),
+    ),
+    Rule(
+        "age_key_intl",
+        "age",
+        _c(
+            r"(?i:\b(?:edad|alter|âge|età|wiek|leeftijd|ålder|alder|idade|возраст|yaş|umur"
+            r"|tuổi|ηλικία)[ \t]*[:=][ \t]*)(\d{1,3})(?![\w.,/:-])"
+        ),
+        MEDIUM,
+        "a number after the word age in other languages: Edad: 45, Alter: 73, Возраст: 61",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "edad",
+            "alter",
+            "âge",
+            "età",
+            "wiek",
+            "leeftijd",
+            "ålder",
+            "alder",
+            "idade",
+            "возраст",
+            "yaş",
+            "umur",
+            "tuổi",
+            "ηλικία",
+        ),
+    ),
+    Rule(
+        "age_will_be",
+        "age",
+        _c(
+            r"(?i:\b(?:i['’]ll|you['’]ll|he['’]ll|she['’]ll|they['’]ll|we['’]ll"
+            r"|(?:i|he|she|they|we|you)[ ]will)[ ]be[ ])(\d{1,3}|(?i:"
+            + NUMBER_WORD
+            + r"))(?=[ ](?:next|in|on|this|tomorrow|soon|by|at|when|and)\b|[ ]?[.,;!?]|[ ]*$)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age after 'she'll be', 'he will be': she'll be 60 next month",
+        group=1,
+        validate=_age_valid,
+        anchors=(
+            "i'll",
+            "i’ll",
+            "you'll",
+            "you’ll",
+            "he'll",
+            "he’ll",
+            "she'll",
+            "she’ll",
+            "they'll",
+            "they’ll",
+            "we'll",
+            "we’ll",
+            "i will",
+            "he will",
+            "she will",
+            "they will",
+            "we will",
+            "you will",
+        ),
+    ),
+    Rule(
+        "age_turn",
+        "age",
+        _c(
+            r"(?i:\b(?:(?:will|to|they|we|you|i|twins|both|['’]ll)[ ]turn|turns|turned|turning)[ ])"
+            r"(\d{1,3}|(?i:"
+            + NUMBER_WORD
+            + r"))(?=[ ](?:in|on|this|next|last|soon|today|tomorrow|yesterday|at|when|and"
+            r"|before|after|later|recently)\b|[ ]?[.,;!?)]|[ ]*$)",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "an age after turn/turns/turned: the twins turn 18 in May, he turned 40 last week",
+        group=1,
+        validate=_age_valid,
+        requires=("turn",),
+    ),
+    Rule(
+        "age_person_of",
+        "age",
+        _c(
+            r"(?i:\b(?:a|the|an?other|his|her|their|my|our)[ ](?:boy|girl|lad|lass|man|woman"
+            r"|child|kid|teenager|teen|youngster|toddler|patient|gentleman|lady|widow|widower"
+            r"|pensioner)[ ]of[ ])(\d{1,2}|(?i:"
+            + NUMBER_WORD
+            + r"))(?![\w.,:/%]|[ ](?:years?(?![ ]old\b)|children|kids|sons|daughters|percent"
+            r"|per)\b)"
+        ),
+        MEDIUM,
+        "an age after 'a lad of', 'a woman of': a lad of 15 was seen (not 'of 3 years')",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(
+            _c(
+                r"(?i:(?:boy|girl|lad|lass|man|woman|child|kid|teen|"
+                r"youngster|toddler|patient|gentleman|lady|widow|widower|pensioner|mother|father)"
+                r"(?:ager)?[ ]of[ ])"
+            ),
+            10,
+            14,
+        ),
     ),
     Rule(
         "age_when_was",
@@ -4662,6 +4883,15 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_known_name_with_initials,
         anchors=STATEMENT_WORDS,
+    ),
+    Rule(
+        "financial_institution",
+        "organization",
+        _FINANCIAL_INSTITUTION,
+        0.8,
+        "a bank or insurer from the hand-written list of large ones (AIB, Santam, Desjardins, "
+        "PKO BP, Scottish Widows), written as it is named; not a sponsored arena or cup",
+        anchors=tuple(sorted({name.lower() for name in FINANCIAL_INSTITUTIONS})),
     ),
     Rule(
         "bank_holding_account",

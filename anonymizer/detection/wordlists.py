@@ -201,7 +201,7 @@ ugandan tanzanian rwandan congolese cameroonian senegalese ivorian zimbabwean za
 angolan mozambican namibian brazilian argentinian argentine chilean colombian peruvian
 venezuelan ecuadorian bolivian uruguayan paraguayan mexican cuban jamaican haitian
 dominican guatemalan honduran salvadoran nicaraguan canadian australian israeli
-palestinian kurdish tamil sinhalese punjabi gujarati bengali sami maori aboriginal
+palestinian kurdish tamil sinhalese punjabi gujarati bengali sami maori māori aboriginal
 latino latina hispanic
 tongan samoan fijian maltese cypriot luxembourgish kosovar kyrgyz tajik turkmen mongolian
 tibetan uyghur burmese cambodian khmer laotian taiwanese nepalese bhutanese malagasy
@@ -324,6 +324,10 @@ moslim moslima muzułmanin muzułmanka islámico islâmico judío judía judíos
 ebreo ebrea ebrei juif juive juifs jüdisch jüdische joods joodse żyd żydówka ortodoxo
 ortodoxa ortodosso ortodossa orthodoxe hinduista induista bouddhiste budista buddhista
 buddhistisch ateo atea ateu ateia athée atheïst atheistisch konfessionslos sij
+japonês brasileiro brasileira chinês chinesa ucraniano ucraniana nigeriano nigeriana
+ucraino ucraina polacco polacca brasiliano brasiliana senegalese arménien arménienne
+ukrainien ukrainienne roumain roumaine polonais libanais libanaise marokkaans surinaams
+antilliaans oekraïens iranier irakier syrier somalier polack
 """)
 
 # Religions, which (unlike nationality adjectives: French fries, English class) almost always
@@ -331,7 +335,8 @@ buddhistisch ateo atea ateu ateia athée atheïst atheistisch konfessionslos sij
 RELIGION_WORDS = _words("""
 catholic protestant anglican baptist methodist lutheran pentecostal presbyterian mormon
 muslim moslem sunni shia shiite jewish hindu buddhist sikh jain atheist agnostic quaker
-zoroastrian bahai rastafarian taoist shinto
+zoroastrian bahai rastafarian taoist shinto maronite druze coptic alawite alevi yazidi
+ismaili parsi adventist
 """) | frozenset({"jehovah's witness", "jehovah’s witness", "christian"})
 
 # Given names and surnames that are also everyday English words: a mention in lower case is

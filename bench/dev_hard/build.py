@@ -7,7 +7,8 @@ Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|
 → `bench/dev/handwritten_hard.txt` (ids `hard-NNN`), `bench/dev_wild/src/wild/` →
 `handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
 (`wildb-NNN`), `bench/dev_fresh/src/` → `handwritten_fresh.txt` (`fresh-NNN`, aggregate-only, never
-used to choose between changes); the hand-written *training* sets, one per folder
+used to choose between changes), `bench/dev_open/src/` → `handwritten_open.txt` (`open-NNN`,
+written in session 12 for error analysis); the hand-written *training* sets, one per folder
 `bench/train_hand/src/<x>/` → `bench/train_hand/handwritten_train_<x>.txt` (`trn<x>-NNN`), which
 only the learned detectors' training reads: no evaluation set, no benchmark. Without `--set` every
 set is built (or checked). The output uses the `=== id genre` / `[[surface|CODE]]` format of
@@ -34,6 +35,7 @@ from bench.dev_sets import (
     HANDWRITTEN_FRESH,
     HANDWRITTEN_FRESH2,
     HANDWRITTEN_HARD,
+    HANDWRITTEN_OPEN,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -64,6 +66,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-wild-blind": Build(WILD_SOURCES / "blind", "wildb", HANDWRITTEN_WILD_BLIND),
     "dev-hand-fresh": Build(HERE.parent / "dev_fresh" / "src", "fresh", HANDWRITTEN_FRESH),
     "dev-hand-fresh2": Build(HERE.parent / "dev_fresh2" / "src", "fresh2", HANDWRITTEN_FRESH2),
+    "dev-hand-open": Build(HERE.parent / "dev_open" / "src", "open", HANDWRITTEN_OPEN),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

@@ -1,6 +1,6 @@
-"""The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`) and the fresh ones
-(`dev-hand-fresh`, `dev-hand-fresh2`) are well-formed, complete, leak-free and exactly what the
-builder makes from their marked-up sources."""
+"""The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`), the fresh ones
+(`dev-hand-fresh`, `dev-hand-fresh2`) and the open one (`dev-hand-open`) are well-formed,
+complete, leak-free and exactly what the builder makes from their marked-up sources."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ SIZES = {
     "dev-hand-wild-blind": (27, 750),
     "dev-hand-fresh": (30, 900),
     "dev-hand-fresh2": (69, 2300),
+    "dev-hand-open": (48, 2150),
 }
 WILD_SETS = sorted(SIZES)
 

@@ -1,0 +1,148 @@
+"""Round-18 rules: month names of more languages, dates with CJK units, ages written the
+ways other languages and informal English write them, Reddit users of up to 30 characters, a few
+more keywords
+(SRA ID, CNO registration, CRN, agent id, postal keys) and a list of banks and insurers.
+Every example was written for this test; none comes from an evaluation set. Each positive
+case fails on the rules of the last landed release (067bf91), and each negative case guards
+a reading the rule must not take."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
+from anonymizer.detection.regex import RegexDetector
+
+DETECTOR = RegexDetector()
+
+
+def _found(text: str, category: str) -> list[str]:
+    return [text[d.start : d.end] for d in DETECTOR.detect(text) if d.category == category]
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Wizyta 14 lutego 2024 r. w przychodni.", "14 lutego 2024"),
+        ("Randevu 12 Mart 2025 saat 10'da.", "12 Mart 2025"),
+        ("Приём назначен на 5 марта 2024 года.", "5 марта 2024"),
+        ("Vi ses 3 augusti på stationen.", "3 augusti"),
+        ("Programare pe 9 martie 2023.", "9 martie 2023"),
+        ("Tarehe 5 Machi 2024 alifika.", "5 Machi 2024"),
+        ("2024년 3월 5일 방문 예정", "2024년 3월 5일"),
+        ("3月5号下午见", "3月5号"),
+        ("Dated this 7th day of December, 2023.", "7th day of December, 2023"),
+    ],
+)
+def test_dates_in_more_languages_are_found(text: str, date: str) -> None:
+    assert date in _found(text, "date")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Room 13月 is closed.",  # no day after the month
+        "version 2024年 release",
+        "12月40日",  # no such day
+    ],
+)
+def test_non_dates_stay_unmarked(text: str) -> None:
+    assert _found(text, "date") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("Il a 45 ans et vit seul.", "45 ans"),
+        ("Mi hijo tiene 12 años.", "12 años"),
+        ("La menor cuenta con 8 años de edad.", "8 años"),
+        ("Mia madre ha 82 anni.", "82 anni"),
+        ("Córka ma 19 lat.", "19 lat"),
+        ("Ему 54 года.", "54 года"),
+        ("Sie ist 32 Jahre alt.", "32 Jahre alt"),
+        ("64 yaşındaki hasta", "64 yaşında"),
+        ("Ông 72 tuổi rồi", "72 tuổi"),
+        ("うちの子まだ8歳なのに", "8歳"),
+        ("Edad: 45", "45"),
+        ("Возраст: 61", "61"),
+        ("she'll be 60 next month", "60"),
+        ("the twins turn 18 in May", "18"),
+        ("a lad of 15 was seen running", "15"),
+        ("a 9-month-old baby", "9-month-old"),
+        ("Happy 60th to Margaret!", "60th"),
+    ],
+)
+def test_ages_are_found(text: str, age: str) -> None:
+    assert any(age in found for found in _found(text, "age"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Il y a 45 ans, la ville était petite.",
+        "Tengo 10 años de experiencia en ventas.",
+        "Lavoro qui da 20 anni.",
+        "Ma 19 lat doświadczenia w branży.",
+        "Seit 32 Jahren bei uns.",
+        "The fee will be 60 next month.",
+        "They will be 40 minutes late.",
+        "Turn 2 on the left, then straight.",
+        "turn 18 degrees to the left",
+        "the son of 2 famous actors",
+        "a patient of 3 years at the practice",
+        "Happy 4th of July everyone",
+    ],
+)
+def test_durations_and_counts_are_no_ages(text: str) -> None:
+    assert _found(text, "age") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        ("u/notalawyer_butlandlord · 6h", "handle", "notalawyer_butlandlord"),
+        ("Senior Associate Solicitor, SRA ID 558217", "medical license", "558217"),
+        ("CNO registration: 16049177", "medical license", "16049177"),
+        ("Name: K. Mathias   CRN D482117", "reference id", "D482117"),
+        ("Flagged as vulnerable. Agent id JH4471.", "internal id", "JH4471"),
+        ("new.postal=419150 old.postal=460412", "postal code", "419150"),
+        ('"postnr": "7013",', "postal code", "7013"),
+        ("Pincode: 560034", "postal code", "560034"),
+    ],
+)
+def test_keyword_values_are_found(text: str, category: str, value: str) -> None:
+    assert value in _found(text, category)
+
+
+def test_a_pin_code_stays_a_secret_not_a_postcode() -> None:
+    assert _found("PIN code: 4821", "postal code") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "org"),
+    [
+        ("my employer contribution to Scottish Widows is low", "Scottish Widows"),
+        ("Insurer: Santam, he did not know his policy number", "Santam"),
+        ("the Desjardins account was credited", "Desjardins"),
+        ("przelew z PKO BP wczoraj", "PKO BP"),
+        ("ゆうちょ銀行　記号 12340", "ゆうちょ銀行"),
+    ],
+)
+def test_banks_and_insurers_are_organisations(text: str, org: str) -> None:
+    assert org in _found(text, "organization")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We watched the game at the Barclays Center.",
+        "Her DBS check came back clear.",
+        "They chased the bus.",
+    ],
+)
+def test_sponsored_venues_and_lookalikes_are_not_the_bank(text: str) -> None:
+    assert not [d for d in DETECTOR.detect(text) if d.rule_id == "financial_institution"]
+
+
+def test_the_list_leaves_out_everyday_words() -> None:
+    assert not {"Chase", "Halifax", "Nationwide", "Zurich", "DBS"} & FINANCIAL_INSTITUTIONS
