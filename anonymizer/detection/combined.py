@@ -64,6 +64,7 @@ from anonymizer.detection.regex import (
     STREET_SUFFIX,
     RegexDetector,
 )
+from anonymizer.detection.table_columns import table_column_detections
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
@@ -116,7 +117,7 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         penalty += 0.6
     if (
         d.category != "postal code"
-        and d.rule_id not in ("state_before_zip", "bank_holding_account")
+        and d.rule_id not in ("state_before_zip", "bank_holding_account", "financial_institution")
         and _ACRONYM.fullmatch(surface)
     ):
         penalty += 0.4
@@ -968,8 +969,8 @@ class CombinedDetector:
         return out
 
     def rule_detections(self, text: str) -> list[Detection]:
-        """The regex rules' detections, the cities named in the text and the employers on the
-        dated lines of a CV."""
+        """The regex rules' detections, the cities named in the text, the employers on the
+        dated lines of a CV and the cells under a table header that names their category."""
         return (
             detect_in_chunks(
                 text,
@@ -979,6 +980,7 @@ class CombinedDetector:
             )
             + city_detections(text)
             + cv_employers(text)
+            + table_column_detections(text)
         )
 
     def detect_resolved(self, text: str) -> list[Detection]:

@@ -1418,6 +1418,11 @@ _NATIONALITY_OF_PERSON = _c(
     r"|gentleman|person|family|couple|too|by[ ]birth|origin|descent|background|heritage)\b))",
     re.MULTILINE,
 )
+# Role words written before a Japanese or Korean honorific that are no names (患者さん, 고객 씨).
+CJK_ROLE_WORDS = (
+    "患者|利用者|担当者|会員|保護者|関係者|社長|部長|課長|店長|運転手|家族|住民|生徒|学生|選手|先生"
+    "|皆|お客|彼女|彼氏|友達|奥|旦那|고객|선생|사장|기사|손님|환자|학생|아저|아가|마음"
+)
 _FINANCIAL_INSTITUTION = _c(
     r"(?<![\w&'’.-])"
     + word_alternation(FINANCIAL_INSTITUTIONS)
@@ -4949,6 +4954,75 @@ RULES: tuple[Rule, ...] = (
             "last",
             "display",
         ),
+    ),
+    Rule(
+        "person_cjk_honorific",
+        "full person name",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?!(?:" + CJK_ROLE_WORDS + r")[ ]?(?:さん|くん|ちゃん|氏|씨))"
+            r"([\u4e00-\u9fff]{2,3}|[\u30a1-\u30fa\u30fc]{2,8}|(?<![가-힣])[가-힣]{2,3})"
+            r"(?=さん|くん|ちゃん|氏|[ ]?씨(?!앗))"
+        ),
+        MEDIUM,
+        "a Japanese or Korean name before its honorific: 高橋さん, タナカさん, 박민호 씨 (not a "
+        "role word such as 患者 or 고객)",
+        group=1,
+        requires=("さん", "くん", "ちゃん", "氏", "씨"),
+    ),
+    Rule(
+        "person_cjk_label",
+        "full person name",
+        _c(
+            r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|고객명|성명|이름|담당자"
+            r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)[ \t]*[:：]?[ \t　]*"
+            r"([\u4e00-\u9fff]{1,3}[ 　]?[\u4e00-\u9fff\u3040-\u309f]{1,4}"
+            r"|[\u30a1-\u30fa\u30fc]{2,8}(?:[ 　][\u30a1-\u30fa\u30fc]{2,8})?|[가-힣]{2,4})"
+            r"(?![\u4e00-\u9fff가-힣])"
+        ),
+        MEDIUM,
+        "a name after a Japanese or Korean name label: 名義 タカハシ ケイコ, 고객명: 박민호",
+        group=1,
+        requires=("名", "担当", "受取人", "予約者", "명", "이름", "담당", "수령인", "예약자", "분"),
+    ),
+    Rule(
+        "location_cjk_address",
+        "location",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?:[\u4e00-\u9fff]{2,3}[都道府県])?[\u4e00-\u9fff]{1,4}市"
+            r"(?:[\u4e00-\u9fff]{1,3}区)?(?=[\u4e00-\u9fff]{0,6}\d|教育|役所|在住|出身|内の|立)"
+            r"|(?<![가-힣])(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북"
+            r"|전남|경북|경남|제주)(?:특별시|광역시|특별자치시|특별자치도|도)?"
+            r"(?:[ ][가-힣]{1,4}[구군시])?"
+            r"(?=[ ][가-힣0-9]{1,10}(?:로|길)[ ]?\d)"
+        ),
+        MEDIUM,
+        "a Japanese city and ward before the block number (横浜市港北区日吉2-14-8) or a Korean "
+        "city and district before a road address (부산 부산진구 중앙대로 691)",
+        requires=(
+            "市",
+            "서울",
+            "부산",
+            "대구",
+            "인천",
+            "광주",
+            "대전",
+            "울산",
+            "세종",
+            "경기",
+            "강원",
+            "충",
+            "전",
+            "경",
+            "제주",
+        ),
+    ),
+    Rule(
+        "street_korean_road",
+        "street address",
+        _c(r"(?<![가-힣0-9])[가-힣0-9]{1,10}(?:대로|로|길)[ ]?\d{1,4}(?:-\d{1,4})?(?![\d가-힣])"),
+        MEDIUM,
+        "a Korean road address: 중앙대로 691, 월드컵북로12길 34",
+        requires=("로", "길"),
     ),
     Rule(
         "person_speaker",

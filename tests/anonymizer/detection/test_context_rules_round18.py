@@ -146,3 +146,37 @@ def test_sponsored_venues_and_lookalikes_are_not_the_bank(text: str) -> None:
 
 def test_the_list_leaves_out_everyday_words() -> None:
     assert not {"Chase", "Halifax", "Nationwide", "Zurich", "DBS"} & FINANCIAL_INSTITUTIONS
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        ("PTA会長の高橋さんから連絡です", "full person name", "高橋"),
+        ("김민수 씨가 왔어요", "full person name", "김민수"),
+        ("名義 タカハシ ケイコ（PTA会計）", "full person name", "タカハシ ケイコ"),
+        ("〒223-0061 横浜市港北区日吉2-14-8", "location", "横浜市港北区"),
+        ("주소: 부산 부산진구 중앙대로 691, 1204호", "location", "부산 부산진구"),
+        ("주소: 부산 부산진구 중앙대로 691, 1204호", "street address", "중앙대로 691"),
+    ],
+)
+def test_japanese_and_korean_names_and_addresses_are_found(
+    text: str, category: str, value: str
+) -> None:
+    assert value in _found(text, category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["患者さんの容態", "고객 씨", "아저씨가 왔다", "마음씨가 좋다", "날씨가 좋다", "都市計画の話"],
+)
+def test_cjk_role_words_and_compounds_are_no_names_or_places(text: str) -> None:
+    assert not [d for d in DETECTOR.detect(text) if d.rule_id.endswith("_cjk_honorific")]
+    assert _found(text, "location") == []
+
+
+def test_a_listed_bank_in_capitals_is_kept_by_the_combiner() -> None:
+    from anonymizer.detection import get_detector
+
+    text = "[15.05.2025, 09:14] Kasia W: to samo PKO tak."
+    found = get_detector("combined").detect(text)
+    assert ("PKO", "organization") in {(text[d.start : d.end], d.category) for d in found}

@@ -1,0 +1,303 @@
+"""Values in the columns of a table whose header says what they hold: a CSV or TSV export, a
+pipe table, or an SQL dump (`CREATE TABLE clientes (nombres ..., comuna ...)` then `INSERT
+INTO clientes VALUES (...)`).
+
+The model reads a cell without its sentence, and "Huenchullán Painemal", "Ñuñoa" or "641012"
+alone carry little evidence; the header says what every cell below it is, in any language,
+as a human redactor reads it. A cell is taken only when its shape fits its column's category
+(a name without digits, a postcode with one), so a note or an empty cell stays as it is.
+No maintained library reads PII off table headers, hence this module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.names import zipf
+from anonymizer.types import Detection
+
+SCORE = 0.9
+SOURCE = "table"
+RULE_ID = "table_column"
+MAX_LINE_CHARS = 2000  # a longer line is no table row (bounds the work per line)
+MAX_HEADER_CELL_CHARS = 40
+MIN_COLUMNS = 3
+COMMON_WORD_ZIPF = 5.0  # a one-word cell this common ("none", "freelance" is 3.4) is no name
+
+PERSON = "full person name"
+# A header, lower-cased with its separators as "_", and the category of its column.
+_HEADERS: dict[str, str] = {
+    **dict.fromkeys(
+        "name full_name fullname first_name firstname last_name lastname surname given_name "
+        "given_names family_name middle_name forename customer_name client_name contact_name "
+        "patient_name guest_name employee_name member_name student_name owner_name "
+        "lead_owner account_owner holder account_holder nombre nombres apellido apellidos "
+        "nombre_completo vorname nachname nom prenom prénom cognome nome sobrenome naam "
+        "voornaam achternaam imie imię nazwisko fornavn etternavn efternamn förnamn "
+        "ad soyad".split(),
+        PERSON,
+    ),
+    **dict.fromkeys(
+        "city town suburb district municipality comuna ciudad localidad municipio stadt ort "
+        "wohnort ville commune città citta comune cidade poststed kommune stad plaats "
+        "miasto miejscowość region state province county country".split(),
+        "location",
+    ),
+    **dict.fromkeys(
+        "address street street_address address1 address_1 address_line1 address_line_1 line1 "
+        "addr home_address direccion dirección domicilio calle adresse anschrift strasse "
+        "straße indirizzo via endereço endereco morada adres adresa ulica".split(),
+        "street address",
+    ),
+    **dict.fromkeys(
+        "zip zipcode zip_code postcode post_code postal postal_code pincode pin_code plz cp "
+        "cep postnr postnummer postleitzahl codigo_postal código_postal code_postal "
+        "kod_pocztowy".split(),
+        "postal code",
+    ),
+    **dict.fromkeys(
+        "phone phone_number mobile mobile_number mobile_no cell cellphone telephone tel "
+        "contact_number whatsapp fono telefono teléfono celular movil móvil handy "
+        "telefon telefoon telefone portable cellulare".split(),
+        "phone number",
+    ),
+    **dict.fromkeys("email e_mail email_address mail correo courriel".split(), "email address"),
+    **dict.fromkeys(
+        "dob birth birthdate birth_date date_of_birth birthday fecha_nac fecha_nacimiento "
+        "geburtsdatum date_naissance data_nascita data_nascimento geboortedatum".split(),
+        "date of birth",
+    ),
+    **dict.fromkeys(
+        "rut run dni nie nif pan aadhaar cpf pesel bsn nino ni_number national_id nric "
+        "tax_id tin steuer_id codice_fiscale curp".split(),
+        "national id",
+    ),
+    **dict.fromkeys(["ssn", "social_security_number"], "ssn"),
+    **dict.fromkeys(
+        "company employer organisation organization org company_name employer_name empresa "
+        "firma entreprise società azienda school university".split(),
+        "organization",
+    ),
+    **dict.fromkeys(
+        "username user_name login user_login usuario benutzername handle".split(), "handle"
+    ),
+    **dict.fromkeys(
+        "bib bib_no bib_number employee_id emp_id staff_id staff_no member_id member_no "
+        "customer_id customer_no student_id badge badge_no".split(),
+        "internal id",
+    ),
+    **dict.fromkeys("age edad alter età eta idade leeftijd wiek".split(), "age"),
+    **dict.fromkeys(
+        "nationality nacionalidad nationalität nationalite nationalité ethnicity ethnic_group "
+        "religion".split(),
+        "nationality or group",
+    ),
+}
+_HEADER_WORD = re.compile(
+    r"(?i)\b(?:" + "|".join(sorted({k.split("_")[-1] for k in _HEADERS}, key=len)[::-1]) + r")"
+)
+_SEPARATORS = re.compile(r"[\s_./-]+")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+_EMPTY = frozenset({"", "null", "none", "n/a", "na", "-", "--", "—", "nil", "tbc", "?"})
+_SQL_CREATE = re.compile(
+    r"(?i)\bCREATE[ \t]+TABLE[ \t]+(?:IF[ \t]+NOT[ \t]+EXISTS[ \t]+)?[`\"\[]?([\w.]+)[`\"\]]?"
+    r"[ \t]*\("
+)
+_SQL_INSERT = re.compile(
+    r"(?i)\bINSERT[ \t]+INTO[ \t]+[`\"\[]?([\w.]+)[`\"\]]?[ \t]*(\([^)]*\))?[ \t\n]*VALUES\b"
+)
+_SQL_CONSTRAINT = frozenset({"primary", "key", "constraint", "unique", "index", "foreign"})
+
+
+def column_category(header: str) -> str | None:
+    """The category a column header announces, if any ("Last Name", "`comuna`", "Pincode")."""
+    key = _SEPARATORS.sub("_", header.strip().strip("`\"'[]#*").strip().lower()).strip("_")
+    if key in _HEADERS:
+        return _HEADERS[key]
+    return None
+
+
+def _cell_fits(value: str, category: str) -> bool:
+    """Whether a cell's value has the shape of its column's category."""
+    if value.lower() in _EMPTY or len(value) > 120:
+        return False
+    digits = len(_DIGIT.findall(value))
+    if category in (PERSON, "location", "organization", "nationality or group"):
+        if digits or "@" in value or not _LETTER.search(value) or len(value.split()) > 6:
+            return False
+        words = value.split()
+        return not (len(words) == 1 and zipf(value.lower()) >= COMMON_WORD_ZIPF)
+    if category == "street address":
+        return bool(_LETTER.search(value))
+    if category == "phone number":
+        return digits >= 7
+    if category == "email address":
+        return "@" in value
+    if category == "age":
+        return value.isdigit() and 0 < int(value) <= 120
+    if category == "handle":
+        return " " not in value and len(value) >= 2
+    return digits > 0
+
+
+_TITLE = re.compile(r"(?i)(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|herr|frau|mme)\.?[ ]+|M\.[ ]+")
+
+
+def _detection(text: str, start: int, end: int, category: str) -> Detection:
+    if category == PERSON:
+        title = _TITLE.match(text, start, end)
+        start = title.end() if title and title.end() < end else start
+    return Detection(start, end, category, placeholder_for(category), SOURCE, SCORE, RULE_ID)
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The cell's bounds without the white space and quotes around its value."""
+    while start < end and text[start] in " \t\"'`":
+        start += 1
+    while end > start and text[end - 1] in " \t\"'`\r":
+        end -= 1
+    return start, end
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a delimited line; double quotes protect delimiters."""
+    cells, start, quoted = [], 0, False
+    for i, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif char == delimiter and not quoted:
+            cells.append((start, i))
+            start = i + 1
+    cells.append((start, len(line)))
+    return cells
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for line in text.split("\n"):
+        yield start, line
+        start += len(line) + 1
+
+
+def _header_columns(line: str, delimiter: str) -> list[str | None] | None:
+    """The category of each column when `line` reads as a header with one known column."""
+    cells = _cells(line, delimiter)
+    if delimiter == "|" and not line[: cells[0][1]].strip():  # "| a | b |" → drop the ends
+        cells = cells[1:-1] if not line[cells[-1][0] :].strip() else cells[1:]
+    if len(cells) < MIN_COLUMNS:
+        return None
+    names = [line[a:b].strip() for a, b in cells]
+    if any(not n or len(n) > MAX_HEADER_CELL_CHARS or _DIGIT.search(n[:1]) for n in names):
+        return None
+    columns = [column_category(n) for n in names]
+    return columns if any(columns) else None
+
+
+def delimited_table_detections(text: str) -> list[Detection]:
+    """Cells under a known header in CSV, TSV, semicolon or pipe tables."""
+    found: list[Detection] = []
+    columns: list[str | None] | None = None
+    delimiter = ""
+    for offset, line in _lines(text):
+        if columns is not None:
+            cells = _cells(line, delimiter) if len(line) <= MAX_LINE_CHARS else []
+            if delimiter == "|" and cells and not line[: cells[0][1]].strip():
+                cells = cells[1:-1] if not line[cells[-1][0] :].strip() else cells[1:]
+            if re.fullmatch(r"[\s|:+-]*", line) and "-" in line:
+                continue  # a markdown rule under the header
+            if len(cells) != len(columns):
+                columns = None
+            else:
+                for (a, b), category in zip(cells, columns, strict=True):
+                    a, b = _trimmed(line, a, b)
+                    if category and a < b and _cell_fits(line[a:b], category):
+                        found.append(_detection(text, offset + a, offset + b, category))
+                continue
+        if len(line) > MAX_LINE_CHARS or not _HEADER_WORD.search(line):
+            continue
+        for candidate in ("\t", "|", ",", ";"):
+            if line.count(candidate) >= MIN_COLUMNS - 1:
+                columns = _header_columns(line, candidate)
+                if columns is not None:
+                    delimiter = candidate
+                    break
+    return found
+
+
+def _sql_values(text: str, start: int) -> Iterator[list[tuple[int, int]]]:
+    """The value bounds of each `( ... )` tuple from `start`, up to the statement's `;`."""
+    i, n = start, len(text)
+    while i < n:
+        char = text[i]
+        if char == ";":
+            return
+        if char != "(":
+            i += 1
+            continue
+        values, cell_start, depth, i = [], i + 1, 1, i + 1
+        while i < n and depth:
+            char = text[i]
+            if char == "'":
+                i += 1
+                while i < n and not (text[i] == "'" and text[i - 1] != "\\"):
+                    i += 1
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if not depth:
+                    values.append((cell_start, i))
+            elif char == "," and depth == 1:
+                values.append((cell_start, i))
+                cell_start = i + 1
+            i += 1
+        yield values
+
+
+def _sql_column_names(text: str, start: int) -> list[str]:
+    """The column names of a `CREATE TABLE ... (` body that starts at `start`."""
+    end = text.find(");", start)
+    body = text[start : end if end >= 0 else min(len(text), start + 5000)]
+    names = []
+    for item in re.split(r",(?![^()]*\))", body):
+        words = item.strip().split()
+        if words and words[0].strip('`"[]').lower() not in _SQL_CONSTRAINT:
+            names.append(words[0].strip('`"[]'))
+    return names
+
+
+def sql_dump_detections(text: str) -> list[Detection]:
+    """Values of INSERT statements whose columns (listed, or from the table's CREATE TABLE)
+    have known headers."""
+    if "INSERT" not in text.upper():
+        return []
+    tables = {
+        m.group(1).lower(): _sql_column_names(text, m.end()) for m in _SQL_CREATE.finditer(text)
+    }
+    found: list[Detection] = []
+    for m in _SQL_INSERT.finditer(text):
+        listed = m.group(2)
+        names = (
+            [n.strip().strip('`"[]') for n in listed[1:-1].split(",")]
+            if listed
+            else tables.get(m.group(1).lower(), [])
+        )
+        columns = [column_category(n) for n in names]
+        if not any(columns):
+            continue
+        for values in _sql_values(text, m.end()):
+            if len(values) != len(columns):
+                continue
+            for (a, b), category in zip(values, columns, strict=True):
+                a, b = _trimmed(text, a, b)
+                if category and a < b and _cell_fits(text[a:b], category):
+                    found.append(_detection(text, a, b, category))
+    return found
+
+
+def table_column_detections(text: str) -> list[Detection]:
+    """Cells of delimited tables and SQL dumps whose column header names their category."""
+    return delimited_table_detections(text) + sql_dump_detections(text)
