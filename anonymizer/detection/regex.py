@@ -932,6 +932,21 @@ def _known_name_with_initials(value: str) -> bool:
     return bool(words) and is_known_name(" ".join(words))
 
 
+RARE_WORD_ZIPF = 3.5
+COMMON_WORD_ZIPF_FOR_NAMES = 4.5
+
+
+def _name_not_word(value: str) -> bool:
+    """A known name that is no everyday word, or a word too rare to be one ("Maddie", "Rami";
+    not "Google", "Everyone", "Mum")."""
+    if value.lower() in NOT_A_NAME:
+        return False
+    frequency = zipf(value.lower())
+    return frequency < RARE_WORD_ZIPF or (
+        is_known_name(value) and frequency < COMMON_WORD_ZIPF_FOR_NAMES
+    )
+
+
 def _not_a_known_name(value: str) -> bool:
     """Not a person ("J SMITH"), nor one everyday word of some language (RECIBO ALQUILER)."""
     if " " not in value.strip() and word_in_any_language(value.strip(" .")):
@@ -4956,6 +4971,87 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "person_alias",
+        "full person name",
+        _c(
+            r"(?i:\b(?:dit|dite|alias|aka|a\.k\.a\.?|known[ ]as|apodado|apodada|detto|detta"
+            r"|genannt|vulgo|also[ ]called))[ ]+[«\"“'‘][ \u00a0]?"
+            r"([A-Z][\w'’-]{1,20}(?:[ ][A-Z][\w'’-]{1,20})?)[ \u00a0]?[»\"”'’]"
+        ),
+        MEDIUM,
+        "a nickname in quotes after dit / alias / aka / known as: Enzo Ricard dit « Ziko »",
+        group=1,
+        anchors=(
+            "dit",
+            "alias",
+            "aka",
+            "a.k.a",
+            "known as",
+            "apodad",
+            "dett",
+            "genannt",
+            "vulgo",
+            "also called",
+        ),
+    ),
+    Rule(
+        "person_before_ji",
+        "full person name",
+        _c(r"(?<![\w'’-])([A-Z][a-z]{2,15})(?=[ ]ji\b)"),
+        MEDIUM,
+        "a name before the Hindi honorific 'ji': Anil ji, Sharma ji",
+        group=1,
+        validate=_name_not_word,
+        trigger=Trigger(_c(r"[a-z][ ]ji\b"), 17, 0),
+    ),
+    Rule(
+        "person_possessive_kin",
+        "full person name",
+        _c(
+            r"(?<![\w'’.-])([A-Z][a-z]{2,15})['’]s[ ](?:little[ ]|big[ ]|older[ ]|younger[ ]"
+            r"|baby[ ]|new[ ]|late[ ]|ex[ -])?(?:brother|sister|mum|mom|mother|dad|father|wife"
+            r"|husband|son|daughter|kids|children|family|boyfriend|girlfriend|partner|fianc[ée]e?"
+            r"|parents|grandma|gran|nan|grandmother|grandpa|grandfather|aunt|auntie|uncle|cousin"
+            r"|nephew|niece|in-laws|whole[ ]base|room|house|place|phone|number|birthday)\b"
+        ),
+        MEDIUM,
+        "a name before 's and a relative or a personal thing: Rami's brother, Maddie's phone",
+        group=1,
+        validate=_name_not_word,
+        trigger=Trigger(_c(r"[a-z]['’]s[ ]"), 17, 30),
+    ),
+    Rule(
+        "location_in_court_name",
+        "location",
+        _c(
+            r"(?:Amtsgericht|Landgericht|Oberlandesgericht|Arbeitsgericht|Sozialgericht"
+            r"|Verwaltungsgericht|Finanzgericht|Familiengericht|Rechtbank|Gerechtshof"
+            r"|Tribunale[ ]di|Corte[ ]d['’]appello[ ]di|Tribunal[ ]de|Juzgado[ ]de[ ]\w+[ ]de"
+            r"|Sąd[ ]Rejonowy[ ](?:w|we|dla)|Sąd[ ]Okręgowy[ ](?:w|we))[ ]"
+            r"([A-ZÀ-Þ][\w'’-]+(?:[ ](?:(?:am|an|der|im|in)[ ])?[A-ZÀ-Þ][\w'’-]+)*)"
+        ),
+        MEDIUM,
+        "the place in a local court's name: Amtsgericht Tiergarten, Tribunale di Bologna",
+        group=1,
+        anchors=(
+            "amtsgericht",
+            "landgericht",
+            "oberlandesgericht",
+            "arbeitsgericht",
+            "sozialgericht",
+            "verwaltungsgericht",
+            "finanzgericht",
+            "familiengericht",
+            "rechtbank",
+            "gerechtshof",
+            "tribunale",
+            "corte",
+            "tribunal",
+            "juzgado",
+            "sąd",
+        ),
+    ),
+    Rule(
         "person_cjk_honorific",
         "full person name",
         _c(
@@ -4974,7 +5070,8 @@ RULES: tuple[Rule, ...] = (
         "full person name",
         _c(
             r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|고객명|성명|이름|담당자"
-            r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)[ \t]*[:：]?[ \t　]*"
+            r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)"
+            r"(?:[ \t]*[:：][ \t　]*|[ \t　]+)"
             r"([\u4e00-\u9fff]{1,3}[ 　]?[\u4e00-\u9fff\u3040-\u309f]{1,4}"
             r"|[\u30a1-\u30fa\u30fc]{2,8}(?:[ 　][\u30a1-\u30fa\u30fc]{2,8})?|[가-힣]{2,4})"
             r"(?![\u4e00-\u9fff가-힣])"

@@ -180,3 +180,42 @@ def test_a_listed_bank_in_capitals_is_kept_by_the_combiner() -> None:
     text = "[15.05.2025, 09:14] Kasia W: to samo PKO tak."
     found = get_detector("combined").detect(text)
     assert ("PKO", "organization") in {(text[d.start : d.end], d.category) for d in found}
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        ("Enzo Ricard dit « Ziko », en fuite.", "full person name", "Ziko"),
+        ('a man known as "Tiny" was seen', "full person name", "Tiny"),
+        ("Anil ji ka beta handles IT now", "full person name", "Anil"),
+        ("Samir can borrow from Rami's brother", "full person name", "Rami"),
+        ("he took Maddie's phone", "full person name", "Maddie"),
+        ("Bescheinigung Amtsgericht Tiergarten anbei.", "location", "Tiergarten"),
+        ("Amtsgericht Frankfurt am Main, Az. 3 C 12/24", "location", "Frankfurt am Main"),
+        ("Tribunale di Bologna, sezione lavoro", "location", "Bologna"),
+        ("氏名：山田 太郎", "full person name", "山田 太郎"),
+    ],
+)
+def test_nicknames_honorifics_relatives_and_court_places_are_found(
+    text: str, category: str, value: str
+) -> None:
+    assert value in _found(text, category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Google's phone support",
+        "Mum's birthday",
+        "Everyone's house",
+        "Today's number",
+        "Will's wife",
+        "ゆうとの名前シールが貼って",
+    ],
+)
+def test_everyday_words_before_s_and_after_labels_are_no_names(text: str) -> None:
+    assert not [
+        d
+        for d in DETECTOR.detect(text)
+        if d.rule_id in ("person_possessive_kin", "person_cjk_label")
+    ]
