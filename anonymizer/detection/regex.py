@@ -1200,6 +1200,14 @@ _DATE_INTL = _c(
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
 )
+# Two day.month dates joined as a range ("od 19.05 do 23.05", "03.04–07.04"): alone, "19.05"
+# may be a price or a time; the range word and a second valid date make it a date.
+_DOTTED_DAY_MONTH = r"(?<![\d.,])(?:0[1-9]|[12]\d|3[01])\.(?:0[1-9]|1[0-2])"
+_RANGE_WORD = r"(?:-|–|—|do|to|bis|al|au|till|until|tot|a|až|–)"
+_NOT_AN_AMOUNT = r"(?![ ]?(?i:eur|€|\$|£|zł|pln|kr|chf|usd|gbp|%|kg|km|h\b|uhr|godz))"
+_DOTTED_RANGE = Trigger(
+    _c(r"\d\d\.\d\d\.?[ ]?(?:-|–|—|do|to|bis|al|au|till|until|tot|a|až)[ ]?\d\d\.\d\d"), 0, 4
+)
 # A date written with Chinese, Japanese or Korean unit characters, with or without the year
 # ("2024年3月5日", "3月5号", "2024년 3월 5일").
 _DATE_CJK = _c(r"(?<!\d)(?:\d{4}[ ]?[年년][ ]?)?\d{1,2}[ ]?[月월][ ]?\d{1,2}[ ]?[日일号號](?!\d)")
@@ -1776,6 +1784,20 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "secret_security_answer",
+        "secret",
+        _c(
+            r"(?i:\b(?:security[ ]answer|secret[ ]answer|memorable[ ](?:word|information|name)"
+            r"|mother['’]?s[ ]maiden[ ]name|answer[ ]to[ ](?:the|my|your)[ ]security[ ]question)"
+            r"(?:[ ](?:is|was))?(?:[ \t]*[:=][ \t]*[\"“']?|[ ][\"“']|[ ](?=(?-i:[A-Z0-9]))))"
+            r"([^\s\"”'.,;:]{2,40})"
+        ),
+        MEDIUM,
+        "the answer after security answer / memorable word / mother's maiden name",
+        group=1,
+        anchors=("security answer", "secret answer", "memorable", "mother", "answer to"),
+    ),
+    Rule(
         "secret_assignment",
         "secret",
         _c(
@@ -1784,7 +1806,8 @@ RULES: tuple[Rule, ...] = (
             r"[ ]passe|mdp|passwort|kennwort|wachtwoord|has(?:ł|l)o|l(?:ö|o)senord|salasana|heslo"
             r"|(?:ş|s)ifre|parola)\b)(?:[^\n.:=]{0,40}?\b(?:is|was|ist|es|est|è|er|är|jest"
             r"|(?:set|changed|reset)[ ]to)\b(?:[ ](?:still|now|currently|noch))?"
-            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:|[ ](?=[\"“']))"
+            r"[ \t]*[:=]?|[\"']?[ \t]*[:=]|(?:[ ][^\s:=]{1,15}){1,3}[ \t]*:|[ ](?=[\"“'])"
+            r"|[ \t]+[-–—](?=[ \t]))"
             r"[ \t]*[\"“']?"
             r"([^\s\"'`]{4,80})"
         ),
@@ -2481,7 +2504,9 @@ RULES: tuple[Rule, ...] = (
             r"|chassis|vehicle[ ]identification|frame|meter|z(?:ä|ae)hler)[ ](?:id|number|no\.?"
             r"|num|#|code|nr\.?)"
             r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer"
-            r"|agent[ ]id|operator[ ]id|cashier[ ]id"
+            r"|agent[ ]id|operator[ ]id|cashier[ ]id|matricola|mitgliedsnummer|mitglieds-?nr\.?"
+            r"|(?:n[º°o]\.?|n[úu]mero)[ ]de[ ]socio|lidnummer|lidmaatschapsnummer|medlemsnummer"
+            r"|personeelsnummer|numer[ ]członkowski"
             r"|framenummer|rahmennummer|z(?:ä|ae)hlernummer)"
             r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
@@ -2527,6 +2552,19 @@ RULES: tuple[Rule, ...] = (
             "agent id",
             "operator id",
             "cashier id",
+            "matricola",
+            "mitglieds",
+            "nº de socio",
+            "n° de socio",
+            "no de socio",
+            "no. de socio",
+            "número de socio",
+            "numero de socio",
+            "lidnummer",
+            "lidmaatschapsnummer",
+            "medlemsnummer",
+            "personeelsnummer",
+            "numer członkowski",
         ),
     ),
     Rule(
@@ -2738,6 +2776,66 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_age_valid,
         anchors=("happy",),
+    ),
+    Rule(
+        "date_range_dotted_start",
+        "date",
+        _c(
+            _DOTTED_DAY_MONTH
+            + r"(?=\.?[ ]?"
+            + _RANGE_WORD
+            + r"[ ]?"
+            + _DOTTED_DAY_MONTH
+            + r"\b\.?"
+            + _NOT_AN_AMOUNT
+            + ")"
+        ),
+        MEDIUM,
+        "the first of two day.month dates joined as a range: od 19.05 do 23.05, 03.04–07.04",
+        trigger=_DOTTED_RANGE,
+    ),
+    Rule(
+        "date_range_dotted_end",
+        "date",
+        _c(
+            _DOTTED_DAY_MONTH
+            + r"\.?[ ]?"
+            + _RANGE_WORD
+            + r"[ ]?("
+            + _DOTTED_DAY_MONTH
+            + r")(?:\.(?!\d))?(?![\d.,]\d)"
+            + _NOT_AN_AMOUNT
+        ),
+        MEDIUM,
+        "the second of two day.month dates joined as a range: od 19.05 do 23.05",
+        group=1,
+        trigger=_DOTTED_RANGE,
+    ),
+    Rule(
+        "date_vietnamese_hungarian",
+        "date",
+        _c(
+            r"(?i:(?:ngày[ ])?\d{1,2}[ ]tháng[ ]\d{1,2}(?:[ ]năm[ ]\d{4})?"
+            r"|\d{4}\.[ ](?:január|február|március|április|május|június|július|augusztus"
+            r"|szeptember|október|november|december)[ ]\d{1,2}\.?)"
+        ),
+        MEDIUM,
+        "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5.",
+        requires=(
+            "tháng",
+            "január",
+            "február",
+            "március",
+            "április",
+            "május",
+            "június",
+            "július",
+            "augusztus",
+            "szeptember",
+            "október",
+            "november",
+            "december",
+        ),
     ),
     Rule(
         "date_cjk",

@@ -219,3 +219,63 @@ def test_everyday_words_before_s_and_after_labels_are_no_names(text: str) -> Non
         for d in DETECTOR.detect(text)
         if d.rule_id in ("person_possessive_kin", "person_cjk_label")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("od 19.05 do 23.05 byłam chora", ["19.05", "23.05"]),
+        ("Urlaub 03.04–07.04, dann zurück", ["03.04", "07.04"]),
+        ("ngày 5 tháng 3 năm 2024", ["ngày 5 tháng 3 năm 2024"]),
+        ("2024. március 5. óta", ["2024. március 5."]),
+    ],
+)
+def test_dotted_ranges_and_vietnamese_and_hungarian_dates_are_found(
+    text: str, dates: list[str]
+) -> None:
+    assert set(dates) <= set(_found(text, "date"))
+
+
+@pytest.mark.parametrize(
+    "text", ["prices 19.05 - 23.05 EUR", "open from 10.05 to 12.00 daily", "v1.02 to 1.05"]
+)
+def test_amounts_and_times_in_a_range_are_no_dates(text: str) -> None:
+    assert _found(text, "date") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Matricola 884512", "884512"),
+        ("Mitgliedsnummer M-20391", "M-20391"),
+        ("nº de socio 00231", "00231"),
+        ("Lidnummer: 4471902", "4471902"),
+    ],
+)
+def test_member_and_staff_numbers_in_more_languages_are_internal_ids(text: str, value: str) -> None:
+    assert value in _found(text, "internal id")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("security answer: Wieliczka", "Wieliczka"),
+        ('memorable word is "pumpkin"', "pumpkin"),
+        ("Mother's maiden name: Okafor", "Okafor"),
+        ("Password – Summer2024!", "Summer2024"),
+    ],
+)
+def test_security_answers_and_dashed_passwords_are_secrets(text: str, value: str) -> None:
+    assert any(value in found for found in _found(text, "secret"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mother's maiden name is on file.",
+        "the security answer is wrong",
+        "password - please reset it",
+    ],
+)
+def test_talk_about_security_answers_is_no_secret(text: str) -> None:
+    assert _found(text, "secret") == []
