@@ -79,6 +79,7 @@ SETS = (
     "dev-hand-fresh",
     "dev-hand-fresh2",
     "dev-hand-open",
+    "dev-hand-open2",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
@@ -124,6 +125,7 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         "dev-hand-fresh",
         "dev-hand-fresh2",
         "dev-hand-open",
+        "dev-hand-open2",
     ):
         path = {
             "dev-hand-wild": dev_sets.HANDWRITTEN_WILD,
@@ -131,6 +133,7 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
             "dev-hand-fresh": dev_sets.HANDWRITTEN_FRESH,
             "dev-hand-fresh2": dev_sets.HANDWRITTEN_FRESH2,
             "dev-hand-open": dev_sets.HANDWRITTEN_OPEN,
+            "dev-hand-open2": dev_sets.HANDWRITTEN_OPEN2,
         }[name]
         if not path.is_file():
             return None, f"bench/dev/{path.name} not found: skipped"

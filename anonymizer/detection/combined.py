@@ -109,6 +109,27 @@ def compatible(a: str, b: str) -> bool:
     return a == b or (a in _PLACE and b in _PLACE)
 
 
+LONG_COMPOUND_CHARS = 12
+_LABEL_TAIL = re.compile(
+    r"(?![ ](?:said|says|wrote|writes|asked|asks|replied|replies|added|adds|texted|commented"
+    r"|posted|messaged|here|again|says|thinks|wants)\b)(?:[ ][a-zà-ÿ][\w-]{1,20}){1,2}[ ]?:(?!//)"
+)
+_MAIL_HEADER_REST = re.compile(r":[ \t]*[^<\n]{0,60}<[^>\s]+@")
+
+
+def looks_like_field_label(surface: str) -> bool:
+    """A form's field label rather than a chat speaker: a word of a language we read that is
+    no name ("De", "Entidade"), a long compound ("Religionsbekenntnis"), or words with a
+    lower-case word after the first ("Estado civil", "Odometer reading")."""
+    words = surface.split()
+    if len(words) == 1:
+        word = words[0]
+        return not is_known_name(word) and (
+            word_in_any_language(word) or len(word) >= LONG_COMPOUND_CHARS
+        )
+    return any(w[:1].islower() and w not in PARTICLES for w in words[1:])
+
+
 def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
     """How much the span's own text argues against it being PII of its category."""
     surface = text[d.start : d.end]
@@ -121,15 +142,20 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and _ACRONYM.fullmatch(surface)
     ):
         penalty += 0.4
-    after = text[d.end : d.end + 2]
     line_start = text.rfind("\n", 0, d.start) + 1
-    if after[:1] == ":" and not text[line_start : d.start].strip():
+    capitalised_name = d.category == "full person name" and surface[:1].isupper()
+    label_tail = capitalised_name and _LABEL_TAIL.match(text, d.end)
+    if label_tail and not text[line_start : d.start].strip() and not is_known_name(surface):
+        penalty += 0.5  # "Estado civil:", "Odometer reading:" with a lower-case word before ":"
+    elif text[d.end : d.end + 1] == ":" and not text[line_start : d.start].strip():
         line_end = text.find("\n", d.end)
         rest = text[d.end : line_end if line_end >= 0 else len(text)]
-        if surface.lower() in FIELD_LABELS:
-            penalty += 0.6
+        if surface.lower() in FIELD_LABELS or _MAIL_HEADER_REST.match(rest):
+            penalty += 0.6  # "De: Mariela Quiroga <mariela@…>" is an e-mail header
         elif len(rest) < 30 and _HAS_DIGIT.search(rest) and not is_known_name(surface):
             penalty += 0.5  # "Gesamtbetrag: 2.380,00 €" is a field, not a speaker
+        elif looks_like_field_label(surface):
+            penalty += 0.5
     if d.category == "full person name" and any(c.isdigit() for c in surface):
         penalty += 0.5
     if d.source == "ner" and d.category in _TRIMMED and not any(c.isalpha() for c in surface):

@@ -36,6 +36,7 @@ from bench.dev_sets import (
     HANDWRITTEN_FRESH2,
     HANDWRITTEN_HARD,
     HANDWRITTEN_OPEN,
+    HANDWRITTEN_OPEN2,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -67,6 +68,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-fresh": Build(HERE.parent / "dev_fresh" / "src", "fresh", HANDWRITTEN_FRESH),
     "dev-hand-fresh2": Build(HERE.parent / "dev_fresh2" / "src", "fresh2", HANDWRITTEN_FRESH2),
     "dev-hand-open": Build(HERE.parent / "dev_open" / "src", "open", HANDWRITTEN_OPEN),
+    "dev-hand-open2": Build(HERE.parent / "dev_open2" / "src", "open2", HANDWRITTEN_OPEN2),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

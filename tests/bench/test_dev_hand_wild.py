@@ -1,6 +1,6 @@
 """The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`), the fresh ones
-(`dev-hand-fresh`, `dev-hand-fresh2`) and the open one (`dev-hand-open`) are well-formed,
-complete, leak-free and exactly what the builder makes from their marked-up sources."""
+(`dev-hand-fresh`, `dev-hand-fresh2`) and the open ones (`dev-hand-open`, `dev-hand-open2`)
+are well-formed, complete, leak-free and exactly what the builder makes from their sources."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ SIZES = {
     "dev-hand-fresh": (30, 900),
     "dev-hand-fresh2": (69, 2300),
     "dev-hand-open": (48, 2150),
+    "dev-hand-open2": (48, 2100),
 }
 WILD_SETS = sorted(SIZES)
 

@@ -279,3 +279,38 @@ def test_security_answers_and_dashed_passwords_are_secrets(text: str, value: str
 )
 def test_talk_about_security_answers_is_no_secret(text: str) -> None:
     assert _found(text, "secret") == []
+
+
+def _combined_names(text: str) -> set[str]:
+    from anonymizer.detection import get_detector
+
+    found = get_detector("combined").detect(text)
+    return {text[d.start : d.end] for d in found if d.category == "full person name"}
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "Geburtsdatum: 22.11.1989\nReligionsbekenntnis: römisch-katholisch",
+            "Religionsbekenntnis",
+        ),
+        ("Estado civil: viúva\nProfissão: reformada", "Estado"),
+        ("Odometer reading: 61,482 miles (stated)", "Odometer"),
+        ("De: Mariela Quiroga <mquiroga@fibertel.com.ar>\nAsunto: reclamo", "De"),
+    ],
+)
+def test_form_labels_and_mail_headers_are_no_chat_speakers(text: str, label: str) -> None:
+    assert label not in _combined_names(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Nkechi wrote: hello\nAda: hi", "Nkechi"),
+        ("trev noona: ok, tell seb to bring the keys", "trev"),
+        ("kev: u coming\nsam: yeah\nkev: ok", "kev"),
+    ],
+)
+def test_chat_speakers_stay_names(text: str, name: str) -> None:
+    assert name in _combined_names(text)
