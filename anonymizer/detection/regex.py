@@ -1106,6 +1106,23 @@ def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | N
     return None if m is None or zipf(m.group(1).casefold()) >= 3.3 else (start, end)
 
 
+_WORD_BEFORE_BRACKET = re.compile(r"([^\W\d_][\w'’-]*)[ ]\([ ]?$")
+
+
+def refine_after_a_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The value follows a name in brackets ("Ilyas (15 ans)"), not a common word
+    ("Passports (4)", "Violations (3 yr)")."""
+    m = _WORD_BEFORE_BRACKET.search(text, max(0, start - 40), start)
+    if m is None:
+        return None
+    word = m.group(1)
+    if not word.isascii():
+        return (start, end)
+    frequency = zipf(word.casefold())
+    known = is_known_name(word) and frequency < 4.5
+    return (start, end) if known or frequency < 3.0 else None
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -1192,7 +1209,9 @@ MONTH_INTL = (
     r"|pebrero|marso|hunyo|hulyo|setyembre|oktubre|nobyembre|disyembre|machi|aprili|julai"
     r"|agosti|septemba|oktoba|novemba|desemba|января|февраля|марта|апреля|мая|июня|июля"
     r"|августа|сентября|октября|ноября|декабря|січня|лютого|березня|квітня|травня|червня"
-    r"|липня|серпня|вересня|жовтня|грудня|ιανουαρίου|φεβρουαρίου|μαρτίου|απριλίου|μαΐου"
+    r"|липня|серпня|вересня|жовтня|листопада|грудня|april|august|september|november"
+    r"|december|يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|اغسطس|سبتمبر"
+    r"|أكتوبر|اكتوبر|نوفمبر|ديسمبر|ιανουαρίου|φεβρουαρίου|μαρτίου|απριλίου|μαΐου"
     r"|ιουνίου|ιουλίου|αυγούστου|σεπτεμβρίου|οκτωβρίου|νοεμβρίου|δεκεμβρίου)"
 )
 _DATE_INTL = _c(
@@ -1211,6 +1230,13 @@ _DOTTED_RANGE = Trigger(
 # A date written with Chinese, Japanese or Korean unit characters, with or without the year
 # ("2024年3月5日", "3月5号", "2024년 3월 5일").
 _DATE_CJK = _c(r"(?<!\d)(?:\d{4}[ ]?[年년][ ]?)?\d{1,2}[ ]?[月월][ ]?\d{1,2}[ ]?[日일号號](?!\d)")
+
+
+# Age units of the languages we read, for an age in brackets: "(15 ans)", "(৮ বছর)", "(71y)".
+_AGE_UNITS_INTL = (
+    r"y|yo|yrs?|years?|ans|años|anos|anni|jahre|j\.|jaar|år|lat|лет|года?|років|роки|rokov"
+    r"|let|vuotta|éves|yaş|tahun|tuổi|বছর|साल|سنة|سنوات|歳|岁|살"
+)
 
 
 def _cjk_day_valid(value: str) -> bool:
@@ -4441,7 +4467,8 @@ RULES: tuple[Rule, ...] = (
         "age_have_years",
         "age",
         _c(
-            r"(?i:\b(?:j['’]ai|il[ ]a|elle[ ]a|tu[ ]as|vous[ ]avez|âgée?s?[ ]de|tengo|tiene"
+            r"(?i:\b(?:j['’]ai|il[ ]a|elle[ ]a|tu[ ]as|vous[ ]avez|âgée?s?[ ]de|(?:il|elle|j['’])"
+            r"[ ]?(?:a[ ]eu|aura|avait|aurait|ai[ ]eu|aurai)|tengo|tiene"
             r"|cuenta[ ]con|tienes|tenía|tenia|cumple|cumplió|cumplio|cumplirá|ho|ha|hai|aveva"
             r"|avevo|compie"
             r"|tenho|tem|tinha|completou|mam|ma|miał|miała|skończył|skończyła|мне|ему|ей"
@@ -4562,6 +4589,37 @@ RULES: tuple[Rule, ...] = (
             10,
             14,
         ),
+    ),
+    Rule(
+        "age_in_brackets_after_name",
+        "age",
+        _c(
+            r"(?:[A-Z][\w'’-]+|[^\x00-\x7f\W\d_]{2,})[ ]\([ ]?(\d{1,3}(?:[ ]?(?:"
+            + _AGE_UNITS_INTL
+            + r"))?)"
+            r"(?=(?<=[^\W\d_.])[ ]?\)|,[ ](?:[a-z]|lives|living|from|and|who))"
+        ),
+        MEDIUM,
+        "an age in brackets after a name, with its unit or before a comma: Ilyas (15 ans), "
+        "Ayaan Rahman (৮ বছর), my dad Graeme Wolschke (71, lives with me)",
+        group=1,
+        validate=_age_valid,
+        refine=refine_after_a_name,
+        trigger=Trigger(_c(r"[^\W\d_][ ]\([ ]?\d{1,3}(?:[ ]?[^\W\d_.]{1,10}\.?)?[ ]?[),]"), 40, 12),
+    ),
+    Rule(
+        "date_month_day_in_context",
+        "date",
+        _c(
+            r"(?i:\b(?:on|by|until|till|since|from|back|due|sent|dated|before|after|starting"
+            r"|effective|thru|through|neg,?|pos,?|done|expires?|expiring)[ ])"
+            r"((?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![/\d]|[ ]of\b|[ ]?(?:cup|tsp|tbsp|"
+            r"inch|in\b|mile|pts?|points|marks|scale))"
+        ),
+        LOW + 0.1,
+        "a month/day date after a preposition or status word: come back 4/17, sent 4/4",
+        group=1,
+        trigger=Trigger(_c(r"[ ](?:1[0-2]|0?[1-9])/\d{1,2}(?![/\d])"), 12, 12),
     ),
     Rule(
         "age_when_was",
@@ -4790,6 +4848,52 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_not_a_common_word,
         anchors=("nationality", "citizenship", "religion", "faith", "ethnicity", "denomination"),
+    ),
+    Rule(
+        "nationality_or_religion_intl",
+        "nationality or group",
+        _c(
+            r"(?i:\b(?:staatsbürgerschaft|staatsangehörigkeit|nationalität|nationalitaet"
+            r"|religionsbekenntnis|konfession|bekenntnis|nacionalidad|nationalité|nazionalità"
+            r"|nacionalidade|nationaliteit|narodowość|obywatelstwo|wyznanie|uyruk|etnia|etnicidad"
+            r"|ethnicité|religione|religión|religião|godsdienst|medborgarskap|kansalaisuus"
+            r"|uskonto|státní[ ]občanství)\b)[ \t]*[:=][ \t]*"
+            r"(?!(?i:ohne|sin|sans|senza|sem|geen|brak|kein|keine|none|ingen|ei)\b)"
+            r"([^\W\d_][\w'’.-]{2,25}(?:[ ][^\W\d_][\w'’.-]{2,25})?)"
+        ),
+        HIGH,
+        "value after nationality / religion keywords of other languages: Staatsbürgerschaft: "
+        "österreichisch, Religionsbekenntnis: islamisch",
+        group=1,
+        validate=_not_a_common_word,
+        anchors=(
+            "staatsbürgerschaft",
+            "staatsangehörigkeit",
+            "nationalität",
+            "nationalitaet",
+            "religionsbekenntnis",
+            "konfession",
+            "bekenntnis",
+            "nacionalid",
+            "nationalité",
+            "nazionalità",
+            "nationaliteit",
+            "narodowość",
+            "obywatelstwo",
+            "wyznanie",
+            "uyruk",
+            "etnia",
+            "etnicidad",
+            "ethnicité",
+            "religione",
+            "religión",
+            "religião",
+            "godsdienst",
+            "medborgarskap",
+            "kansalaisuus",
+            "uskonto",
+            "státní občanství",
+        ),
     ),
     Rule(
         "religion_word",

@@ -32,7 +32,8 @@ _HEADERS: dict[str, str] = {
     **dict.fromkeys(
         "name full_name fullname first_name firstname last_name lastname surname given_name "
         "given_names family_name middle_name forename customer_name client_name contact_name "
-        "patient_name guest_name employee_name member_name student_name owner_name "
+        "patient_name guest_name employee_name member_name student_name owner_name patient "
+        "employee mitarbeiter mitarbeiterin staff_member customer client guest passenger "
         "lead_owner account_owner holder account_holder nombre nombres apellido apellidos "
         "nombre_completo vorname nachname nom prenom prénom cognome nome sobrenome naam "
         "voornaam achternaam imie imię nazwisko fornavn etternavn efternamn förnamn "
@@ -71,10 +72,14 @@ _HEADERS: dict[str, str] = {
     ),
     **dict.fromkeys(
         "rut run dni nie nif pan aadhaar cpf pesel bsn nino ni_number national_id nric "
-        "tax_id tin steuer_id codice_fiscale curp".split(),
+        "tax_id tin steuer_id codice_fiscale curp ahv ahv_nr avs svnr "
+        "sozialversicherungsnummer".split(),
         "national id",
     ),
     **dict.fromkeys(["ssn", "social_security_number"], "ssn"),
+    **dict.fromkeys(
+        ["mrn", "medical_record_number", "hospital_number", "nhs_number"], "medical record number"
+    ),
     **dict.fromkeys(
         "company employer organisation organization org company_name employer_name empresa "
         "firma entreprise società azienda school university".split(),
@@ -85,13 +90,17 @@ _HEADERS: dict[str, str] = {
     ),
     **dict.fromkeys(
         "bib bib_no bib_number employee_id emp_id staff_id staff_no member_id member_no "
-        "customer_id customer_no student_id badge badge_no".split(),
+        "customer_id customer_no student_id badge badge_no persnr pers_nr personalnummer "
+        "personalnr personnel_no scr scr_# screening_id screening_no subject_id participant_id "
+        "matricola".split(),
         "internal id",
     ),
     **dict.fromkeys("age edad alter età eta idade leeftijd wiek".split(), "age"),
     **dict.fromkeys(
         "nationality nacionalidad nationalität nationalite nationalité ethnicity ethnic_group "
-        "religion".split(),
+        "religion nationalitaet nationalität staatsangehörigkeit staatsangehoerigkeit "
+        "staatsbürgerschaft konfession bekenntnis religionsbekenntnis nazionalità nacionalidade "
+        "nationaliteit narodowość obywatelstwo uyruk".split(),
         "nationality or group",
     ),
 }

@@ -314,3 +314,36 @@ def test_form_labels_and_mail_headers_are_no_chat_speakers(text: str, label: str
 )
 def test_chat_speakers_stay_names(text: str, name: str) -> None:
     assert name in _combined_names(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        ("Staatsbürgerschaft: österreichisch", "nationality or group", "österreichisch"),
+        ("Religionsbekenntnis: islamisch (alevitisch)", "nationality or group", "islamisch"),
+        ("— 14 листопада —", "date", "14 листопада"),
+        ("Dato: 3. april 2025", "date", "3. april 2025"),
+        ("حتى ٢ أبريل.", "date", "٢ أبريل"),
+        ("il a eu 10 ans dimanche", "age", "10 ans"),
+        ("elle aura 65 ans cet été", "age", "65 ans"),
+        ("Le grand frère de Yasmine, Ilyas (15 ans), est déjà", "age", "15 ans"),
+        ("• Ayaan Rahman (৮ বছর) — youngest", "age", "৮ বছর"),
+        ("told her come back 4/17. her son", "date", "4/17"),
+    ],
+)
+def test_round_18e_forms_are_found(text: str, category: str, value: str) -> None:
+    assert value in _found(text, category)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Religionsbekenntnis: ohne Bekenntnis", "nationality or group"),
+        ("Violations (3 yr): 1", "age"),
+        ("——— Comments (3) ———", "age"),
+        ("mix 1/2 cup flour", "date"),
+        ("scored 4/5 on the test", "date"),
+    ],
+)
+def test_round_18e_lookalikes_are_left(text: str, category: str) -> None:
+    assert _found(text, category) == []
