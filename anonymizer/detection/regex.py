@@ -3046,6 +3046,42 @@ RULES: tuple[Rule, ...] = (
         requires=("会社", "公司", "集团", "(주)", "회사"),
     ),
     Rule(
+        "organization_cjk_institution",
+        "organization",
+        _c(
+            r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,8}(?:醫院|医院|診所|诊所|病院|醫學中心|医学中心"
+            r"|大學|大学|銀行|银行|小學|小学|中學|中学|高校|幼稚園|幼儿园|小学校|中学校)"
+            r"|(?<![가-힣])[가-힣]{2,8}(?:병원|의원|은행|대학교|초등학교|중학교|고등학교|유치원)"
+        ),
+        MEDIUM,
+        "a Chinese, Japanese or Korean hospital, clinic, bank or school by its suffix "
+        "(仁心內科診所, 國泰醫院, 日吉台小学校, 서울대학교병원)",
+        requires=(
+            "醫院",
+            "医院",
+            "診所",
+            "诊所",
+            "病院",
+            "中心",
+            "大學",
+            "大学",
+            "銀行",
+            "银行",
+            "小學",
+            "小学",
+            "中學",
+            "中学",
+            "高校",
+            "幼稚園",
+            "幼儿园",
+            "병원",
+            "의원",
+            "은행",
+            "학교",
+            "유치원",
+        ),
+    ),
+    Rule(
         "organization_cyrillic",
         "organization",
         _c(r"\b(?:ООО|ОАО|ЗАО|ПАО|АО|НПО|ИП|РАО|ТОО|ТОВ|ПрАТ|ПАТ)[ ]«[^»\n]{1,60}»"),
@@ -4608,11 +4644,25 @@ RULES: tuple[Rule, ...] = (
         trigger=Trigger(_c(r"[^\W\d_][ ]\([ ]?\d{1,3}(?:[ ]?[^\W\d_.]{1,10}\.?)?[ ]?[),]"), 40, 12),
     ),
     Rule(
+        "person_before_age_in_brackets",
+        "full person name",
+        _c(
+            r"(?<![\w'’.-])([A-Z][\w'’-]{1,20})(?=[ ]\([ ]?\d{1,3}[ ]?(?:"
+            + _AGE_UNITS_INTL
+            + r")[ ]?[),])"
+        ),
+        MEDIUM,
+        "a name right before an age with its unit in brackets: Ilyas (15 ans), Yuki (7歳)",
+        group=1,
+        validate=_name_not_word,
+        trigger=Trigger(_c(r"[^\W\d_][ ]\([ ]?\d{1,3}[ ]?[^\W\d_.]{1,10}\.?[ ]?[),]"), 22, 12),
+    ),
+    Rule(
         "date_month_day_in_context",
         "date",
         _c(
             r"(?i:\b(?:on|by|until|till|since|from|back|due|sent|dated|before|after|starting"
-            r"|effective|thru|through|neg,?|pos,?|done|expires?|expiring)[ ])"
+            r"|effective|neg,?|pos,?|done)[ ])"
             r"((?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![/\d]|[ ]of\b|[ ]?(?:cup|tsp|tbsp|"
             r"inch|in\b|mile|pts?|points|marks|scale))"
         ),
@@ -5268,10 +5318,22 @@ RULES: tuple[Rule, ...] = (
         requires=("さん", "くん", "ちゃん", "氏", "씨"),
     ),
     Rule(
+        "person_chinese_courtesy_title",
+        "full person name",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?!老|小|各|這|这|那|此|該|该)([\u4e00-\u9fff]{1,3})(?=先生|小姐|太太|女士)"
+        ),
+        MEDIUM,
+        "a Chinese surname or name before 先生 / 小姐 / 太太 / 女士 (黃先生, 陳小姐)",
+        group=1,
+        requires=("先生", "小姐", "太太", "女士"),
+    ),
+    Rule(
         "person_cjk_label",
         "full person name",
         _c(
-            r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|고객명|성명|이름|담당자"
+            r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|姓名|聯絡人|联系人|負責人|负责人"
+            r"|藥師|药师|醫師|医师|護理師|经理|經理|고객명|성명|이름|담당자"
             r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)"
             r"(?:[ \t]*[:：][ \t　]*|[ \t　]+)"
             r"([\u4e00-\u9fff]{1,3}[ 　]?[\u4e00-\u9fff\u3040-\u309f]{1,4}"
@@ -5281,7 +5343,26 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a name after a Japanese or Korean name label: 名義 タカハシ ケイコ, 고객명: 박민호",
         group=1,
-        requires=("名", "担当", "受取人", "予約者", "명", "이름", "담당", "수령인", "예약자", "분"),
+        requires=(
+            "名",
+            "担当",
+            "受取人",
+            "予約者",
+            "聯絡人",
+            "联系人",
+            "負責人",
+            "负责人",
+            "師",
+            "师",
+            "經理",
+            "经理",
+            "명",
+            "이름",
+            "담당",
+            "수령인",
+            "예약자",
+            "분",
+        ),
     ),
     Rule(
         "location_cjk_address",

@@ -347,3 +347,24 @@ def test_round_18e_forms_are_found(text: str, category: str, value: str) -> None
 )
 def test_round_18e_lookalikes_are_left(text: str, category: str) -> None:
     assert _found(text, category) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        ("處方來源: 仁心內科診所 (0031), 國泰醫院 (0042)", "organization", "國泰醫院"),
+        ("서울대학교병원에서 진료", "organization", "서울대학교병원"),
+        ("值班藥師: 林志豪 (藥師證書字號 028745)", "full person name", "林志豪"),
+        ("works for 黃先生's family", "full person name", "黃"),
+        ("Le grand frère de Yasmine, Ilyas (15 ans), est", "full person name", "Ilyas"),
+    ],
+)
+def test_round_18f_institutions_and_names_are_found(text: str, category: str, value: str) -> None:
+    assert value in _found(text, category)
+
+
+@pytest.mark.parametrize(
+    "text", ["老先生說好", "各位先生女士", "the Acts (12 years) were", "Kids (3 yrs)"]
+)
+def test_round_18f_lookalikes_are_no_names(text: str) -> None:
+    assert _found(text, "full person name") == []
