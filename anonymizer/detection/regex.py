@@ -2847,30 +2847,9 @@ RULES: tuple[Rule, ...] = (
         ),
         MEDIUM,
         "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5.",
-        requires=(
-            "tháng",
-            "január",
-            "február",
-            "március",
-            "április",
-            "május",
-            "június",
-            "július",
-            "augusztus",
-            "szeptember",
-            "október",
-            "november",
-            "december",
+        trigger=Trigger(
+            _c(r"tháng|\d{4}\.[ ](?:jan|feb|már|ápr|máj|jún|júl|aug|sze|okt|nov|dec)"), 12, 30
         ),
-    ),
-    Rule(
-        "date_cjk",
-        "date",
-        _DATE_CJK,
-        MEDIUM,
-        "day written with CJK or Hangul units: 2024年3月5日, 3月5号, 2024년 3월 5일",
-        requires=("月", "월"),
-        validate=_cjk_day_valid,
     ),
     Rule(
         "date_weekday_ordinal",
@@ -3044,42 +3023,6 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "CJK or Korean company with its legal form (株式会社, 有限公司, (주), 유한회사)",
         requires=("会社", "公司", "集团", "(주)", "회사"),
-    ),
-    Rule(
-        "organization_cjk_institution",
-        "organization",
-        _c(
-            r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,8}(?:醫院|医院|診所|诊所|病院|醫學中心|医学中心"
-            r"|大學|大学|銀行|银行|小學|小学|中學|中学|高校|幼稚園|幼儿园|小学校|中学校)"
-            r"|(?<![가-힣])[가-힣]{2,8}(?:병원|의원|은행|대학교|초등학교|중학교|고등학교|유치원)"
-        ),
-        MEDIUM,
-        "a Chinese, Japanese or Korean hospital, clinic, bank or school by its suffix "
-        "(仁心內科診所, 國泰醫院, 日吉台小学校, 서울대학교병원)",
-        requires=(
-            "醫院",
-            "医院",
-            "診所",
-            "诊所",
-            "病院",
-            "中心",
-            "大學",
-            "大学",
-            "銀行",
-            "银行",
-            "小學",
-            "小学",
-            "中學",
-            "中学",
-            "高校",
-            "幼稚園",
-            "幼儿园",
-            "병원",
-            "의원",
-            "은행",
-            "학교",
-            "유치원",
-        ),
     ),
     Rule(
         "organization_cyrillic",
@@ -4497,7 +4440,7 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a number with a unit that only ages take: 64 yaşında, 35 tuổi, 3歳, 12살, 7 taong gulang",
         validate=_age_valid,
-        requires=("yaşında", "tuổi", "歳", "岁", "歲", "살", "gulang"),
+        trigger=Trigger(_c(r"(?i:yaşında|tuổi|gulang)|[歳岁歲살]"), 8, 8),
     ),
     Rule(
         "age_have_years",
@@ -4519,7 +4462,9 @@ RULES: tuple[Rule, ...] = (
         "ma 19 lat, ему 54 года, ich bin 32 Jahre alt (not 'de experiencia', not 'ago')",
         group=1,
         validate=_age_valid,
-        requires=("ans", "años", "anni", "anos", "lat", "год", "лет", "jahre", "jaar"),
+        trigger=Trigger(
+            _c(r"(?i)\d[ ](?:ans|años|anni|anos|lata?|года?|лет|jahre|jaar)\b"), 40, 12
+        ),
     ),
     Rule(
         "age_key_intl",
@@ -4599,7 +4544,7 @@ RULES: tuple[Rule, ...] = (
         "an age after turn/turns/turned: the twins turn 18 in May, he turned 40 last week",
         group=1,
         validate=_age_valid,
-        requires=("turn",),
+        trigger=Trigger(_c(r"(?i)\bturn(?:s|ed|ing)?[ ](?:\d|[a-z]{3,9}\b)"), 30, 24),
     ),
     Rule(
         "age_person_of",
@@ -5304,107 +5249,6 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "person_cjk_honorific",
-        "full person name",
-        _c(
-            r"(?<![\u4e00-\u9fff])(?!(?:" + CJK_ROLE_WORDS + r")[ ]?(?:さん|くん|ちゃん|氏|씨))"
-            r"([\u4e00-\u9fff]{2,3}|[\u30a1-\u30fa\u30fc]{2,8}|(?<![가-힣])[가-힣]{2,3})"
-            r"(?=さん|くん|ちゃん|氏|[ ]?씨(?!앗))"
-        ),
-        MEDIUM,
-        "a Japanese or Korean name before its honorific: 高橋さん, タナカさん, 박민호 씨 (not a "
-        "role word such as 患者 or 고객)",
-        group=1,
-        requires=("さん", "くん", "ちゃん", "氏", "씨"),
-    ),
-    Rule(
-        "person_chinese_courtesy_title",
-        "full person name",
-        _c(
-            r"(?<![\u4e00-\u9fff])(?!老|小|各|這|这|那|此|該|该)([\u4e00-\u9fff]{1,3})(?=先生|小姐|太太|女士)"
-        ),
-        MEDIUM,
-        "a Chinese surname or name before 先生 / 小姐 / 太太 / 女士 (黃先生, 陳小姐)",
-        group=1,
-        requires=("先生", "小姐", "太太", "女士"),
-    ),
-    Rule(
-        "person_cjk_label",
-        "full person name",
-        _c(
-            r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|姓名|聯絡人|联系人|負責人|负责人"
-            r"|藥師|药师|醫師|医师|護理師|经理|經理|고객명|성명|이름|담당자"
-            r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)"
-            r"(?:[ \t]*[:：][ \t　]*|[ \t　]+)"
-            r"([\u4e00-\u9fff]{1,3}[ 　]?[\u4e00-\u9fff\u3040-\u309f]{1,4}"
-            r"|[\u30a1-\u30fa\u30fc]{2,8}(?:[ 　][\u30a1-\u30fa\u30fc]{2,8})?|[가-힣]{2,4})"
-            r"(?![\u4e00-\u9fff가-힣])"
-        ),
-        MEDIUM,
-        "a name after a Japanese or Korean name label: 名義 タカハシ ケイコ, 고객명: 박민호",
-        group=1,
-        requires=(
-            "名",
-            "担当",
-            "受取人",
-            "予約者",
-            "聯絡人",
-            "联系人",
-            "負責人",
-            "负责人",
-            "師",
-            "师",
-            "經理",
-            "经理",
-            "명",
-            "이름",
-            "담당",
-            "수령인",
-            "예약자",
-            "분",
-        ),
-    ),
-    Rule(
-        "location_cjk_address",
-        "location",
-        _c(
-            r"(?<![\u4e00-\u9fff])(?:[\u4e00-\u9fff]{2,3}[都道府県])?[\u4e00-\u9fff]{1,4}市"
-            r"(?:[\u4e00-\u9fff]{1,3}区)?(?=[\u4e00-\u9fff]{0,6}\d|教育|役所|在住|出身|内の|立)"
-            r"|(?<![가-힣])(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북"
-            r"|전남|경북|경남|제주)(?:특별시|광역시|특별자치시|특별자치도|도)?"
-            r"(?:[ ][가-힣]{1,4}[구군시])?"
-            r"(?=[ ][가-힣0-9]{1,10}(?:로|길)[ ]?\d)"
-        ),
-        MEDIUM,
-        "a Japanese city and ward before the block number (横浜市港北区日吉2-14-8) or a Korean "
-        "city and district before a road address (부산 부산진구 중앙대로 691)",
-        requires=(
-            "市",
-            "서울",
-            "부산",
-            "대구",
-            "인천",
-            "광주",
-            "대전",
-            "울산",
-            "세종",
-            "경기",
-            "강원",
-            "충",
-            "전",
-            "경",
-            "제주",
-        ),
-    ),
-    Rule(
-        "street_korean_road",
-        "street address",
-        _c(r"(?<![가-힣0-9])[가-힣0-9]{1,10}(?:대로|로|길)[ ]?\d{1,4}(?:-\d{1,4})?(?![\d가-힣])"),
-        MEDIUM,
-        "a Korean road address: 중앙대로 691, 월드컵북로12길 34",
-        requires=("로", "길"),
-    ),
-    Rule(
         "person_speaker",
         "full person name",
         _c(
@@ -5511,6 +5355,182 @@ RULES: tuple[Rule, ...] = (
         refine=refine_caseless_run,
     ),
 )
+
+
+# Rules for text in Chinese, Japanese and Korean script. They run only in the lines that hold
+# such characters (`cjk_line_windows`): the prefilter reads every non-ASCII character as '?',
+# so it cannot tell where these patterns may match, and a scan of every line cost a tenth of
+# the rules' time on mostly Latin text.
+CJK_RULES: tuple[Rule, ...] = (
+    Rule(
+        "date_cjk",
+        "date",
+        _DATE_CJK,
+        MEDIUM,
+        "day written with CJK or Hangul units: 2024年3月5日, 3月5号, 2024년 3월 5일",
+        requires=("月", "월"),
+        validate=_cjk_day_valid,
+    ),
+    Rule(
+        "person_cjk_honorific",
+        "full person name",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?!(?:" + CJK_ROLE_WORDS + r")[ ]?(?:さん|くん|ちゃん|氏|씨))"
+            r"([\u4e00-\u9fff]{2,3}|[\u30a1-\u30fa\u30fc]{2,8}|(?<![가-힣])[가-힣]{2,3})"
+            r"(?=さん|くん|ちゃん|氏|[ ]?씨(?!앗))"
+        ),
+        MEDIUM,
+        "a Japanese or Korean name before its honorific: 高橋さん, タナカさん, 박민호 씨 (not a "
+        "role word such as 患者 or 고객)",
+        group=1,
+    ),
+    Rule(
+        "person_chinese_courtesy_title",
+        "full person name",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?!老|小|各|這|这|那|此|該|该)([\u4e00-\u9fff]{1,3})(?=先生|小姐|太太|女士)"
+        ),
+        MEDIUM,
+        "a Chinese surname or name before 先生 / 小姐 / 太太 / 女士 (黃先生, 陳小姐)",
+        group=1,
+    ),
+    Rule(
+        "person_cjk_label",
+        "full person name",
+        _c(
+            r"(?:氏名|お名前|名前|名義|担当者?|受取人|予約者|患者名|姓名|聯絡人|联系人|負責人|负责人"
+            r"|藥師|药师|醫師|医师|護理師|经理|經理|고객명|성명|이름|담당자"
+            r"|담당[ ]기사|수령인|예약자|환자명|받는[ ]분|보내는[ ]분)"
+            r"(?:[ \t]*[:：][ \t　]*|[ \t　]+)"
+            r"([\u4e00-\u9fff]{1,3}[ 　]?[\u4e00-\u9fff\u3040-\u309f]{1,4}"
+            r"|[\u30a1-\u30fa\u30fc]{2,8}(?:[ 　][\u30a1-\u30fa\u30fc]{2,8})?|[가-힣]{2,4})"
+            r"(?![\u4e00-\u9fff가-힣])"
+        ),
+        MEDIUM,
+        "a name after a Japanese or Korean name label: 名義 タカハシ ケイコ, 고객명: 박민호",
+        group=1,
+    ),
+    Rule(
+        "location_cjk_address",
+        "location",
+        _c(
+            r"(?<![\u4e00-\u9fff])(?:[\u4e00-\u9fff]{2,3}[都道府県])?[\u4e00-\u9fff]{1,4}市"
+            r"(?:[\u4e00-\u9fff]{1,3}区)?(?=[\u4e00-\u9fff]{0,6}\d|教育|役所|在住|出身|内の|立)"
+            r"|(?<![가-힣])(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북"
+            r"|전남|경북|경남|제주)(?:특별시|광역시|특별자치시|특별자치도|도)?"
+            r"(?:[ ][가-힣]{1,4}[구군시])?"
+            r"(?=[ ][가-힣0-9]{1,10}(?:로|길)[ ]?\d)"
+        ),
+        MEDIUM,
+        "a Japanese city and ward before the block number (横浜市港北区日吉2-14-8) or a Korean "
+        "city and district before a road address (부산 부산진구 중앙대로 691)",
+    ),
+    Rule(
+        "street_korean_road",
+        "street address",
+        _c(r"(?<![가-힣0-9])[가-힣0-9]{1,10}(?:대로|로|길)[ ]?\d{1,4}(?:-\d{1,4})?(?![\d가-힣])"),
+        MEDIUM,
+        "a Korean road address: 중앙대로 691, 월드컵북로12길 34",
+    ),
+    Rule(
+        "organization_cjk_institution",
+        "organization",
+        _c(
+            r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,8}(?:醫院|医院|診所|诊所|病院|醫學中心|医学中心"
+            r"|大學|大学|銀行|银行|小學|小学|中學|中学|高校|幼稚園|幼儿园|小学校|中学校)"
+            r"|(?<![가-힣])[가-힣]{2,8}(?:병원|의원|은행|대학교|초등학교|중학교|고등학교|유치원)"
+        ),
+        MEDIUM,
+        "a Chinese, Japanese or Korean hospital, clinic, bank or school by its suffix "
+        "(仁心內科診所, 國泰醫院, 日吉台小学校, 서울대학교병원)",
+    ),
+)
+_CJK_RUN = re.compile(f"[{CJK}]+")
+# Literals of which every match of a CJK rule holds one: a line without any is not searched.
+_CJK_KEYS: dict[str, tuple[str, ...]] = {
+    "date_cjk": ("月", "월"),
+    "person_cjk_honorific": ("さん", "くん", "ちゃん", "氏", "씨"),
+    "person_chinese_courtesy_title": ("先生", "小姐", "太太", "女士"),
+    "person_cjk_label": (
+        "名",
+        "担当",
+        "受取人",
+        "予約者",
+        "聯絡人",
+        "联系人",
+        "負責人",
+        "负责人",
+        "師",
+        "师",
+        "經理",
+        "经理",
+        "명",
+        "이름",
+        "담당",
+        "수령인",
+        "예약자",
+        "분",
+    ),
+    "location_cjk_address": (
+        "市",
+        "서울",
+        "부산",
+        "대구",
+        "인천",
+        "광주",
+        "대전",
+        "울산",
+        "세종",
+        "경기",
+        "강원",
+        "충",
+        "전",
+        "경",
+        "제주",
+    ),
+    "street_korean_road": ("로", "길"),
+    "organization_cjk_institution": (
+        "醫院",
+        "医院",
+        "診所",
+        "诊所",
+        "病院",
+        "中心",
+        "大學",
+        "大学",
+        "銀行",
+        "银行",
+        "小學",
+        "小学",
+        "中學",
+        "中学",
+        "高校",
+        "幼稚園",
+        "幼儿园",
+        "병원",
+        "의원",
+        "은행",
+        "학교",
+        "유치원",
+    ),
+}
+
+
+def cjk_line_windows(text: str) -> list[tuple[int, int]]:
+    """The merged (start, end) of the lines that hold a Chinese, Japanese or Korean
+    character."""
+    windows: list[tuple[int, int]] = []
+    for match in _CJK_RUN.finditer(text):
+        if windows and match.start() < windows[-1][1]:
+            continue
+        low = text.rfind("\n", 0, match.start()) + 1
+        high = text.find("\n", match.end())
+        high = len(text) if high < 0 else high
+        if windows and low <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], high)
+        else:
+            windows.append((low, high))
+    return windows
 
 
 # Anchored rules run from their prefilter superset instead of their anchors. Their anchors
@@ -5698,8 +5718,11 @@ class RegexDetector:
 
     name = "regex"
 
-    def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
+    def __init__(
+        self, rules: tuple[Rule, ...] = RULES, cjk_rules: tuple[Rule, ...] = CJK_RULES
+    ) -> None:
         self.rules = rules
+        self.cjk_rules = cjk_rules
         self.prefilter = shared_prefilter(rules)
         # rules with the same pattern, anchors and trigger (reading other groups) share matches
         keys: dict[tuple[Any, ...], int] = {}
@@ -5765,6 +5788,16 @@ class RegexDetector:
                 shared[key] = matches
             if matches:
                 found.extend(_detections(rule, text, matches))
+        windows = cjk_line_windows(text) if self.cjk_rules else []
+        for rule in self.cjk_rules if windows else ():
+            keys = _CJK_KEYS.get(rule.rule_id, ())
+            matches = [
+                m
+                for low, high in windows
+                if not keys or any(text.find(key, low, high) >= 0 for key in keys)
+                for m in rule.pattern.finditer(text, low, high)
+            ]
+            found.extend(_detections(rule, text, matches))
         return found
 
     def candidates(

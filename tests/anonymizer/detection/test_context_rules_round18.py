@@ -368,3 +368,14 @@ def test_round_18f_institutions_and_names_are_found(text: str, category: str, va
 )
 def test_round_18f_lookalikes_are_no_names(text: str) -> None:
     assert _found(text, "full person name") == []
+
+
+def test_cjk_rules_have_their_own_ids_and_run_only_in_cjk_lines() -> None:
+    from anonymizer.detection.regex import CJK_RULES, RULES, cjk_line_windows
+
+    assert not {r.rule_id for r in CJK_RULES} & {r.rule_id for r in RULES}
+    text = "Dear Ms Ito,\n担当: 山田 太郎\nThanks"
+    assert cjk_line_windows(text) == [(13, 22)]
+    assert "山田 太郎" in _found(text, "full person name")
+    without = RegexDetector(cjk_rules=()).detect(text)
+    assert not [d for d in without if d.rule_id == "person_cjk_label"]

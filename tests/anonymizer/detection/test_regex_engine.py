@@ -14,6 +14,7 @@ from anonymizer.detection import prefilter, regex
 from anonymizer.detection.prefilter import RUN_LIMIT, opens_with_word_boundary
 from anonymizer.detection.propagation import name_mentions, name_words
 from anonymizer.detection.regex import (
+    CJK_RULES,
     RULES,
     SUPERSET_GATED_RULES,
     AnchorIndex,
@@ -43,10 +44,11 @@ def reference_matches(rule: Rule, text: str) -> Iterator[re.Match[str]]:
 
 
 def reference_detect(text: str) -> list[Detection]:
-    """Every rule run independently, with nothing shared or precomputed between rules."""
+    """Every rule run independently, with nothing shared or precomputed between rules (the
+    CJK rules over the whole text, not only the lines that hold CJK characters)."""
     lowered = lower_same_length(text)
     found = []
-    for rule in RULES:
+    for rule in RULES + CJK_RULES:
         if rule.requires and not any(word in lowered for word in rule.requires):
             continue
         for match in reference_matches(rule, text):
