@@ -95,6 +95,16 @@ AGGREGATE_ONLY = (
     "frozen-independent",
 )
 LARGE_DOC_BYTES = 2_000_000
+# Hand-written sets read from `bench/dev/` (skipped with a note when the file is missing): the
+# `bench.dev_sets` constant that holds each one's path.
+HANDWRITTEN_FILES = {
+    "dev-hand-wild": "HANDWRITTEN_WILD",
+    "dev-hand-wild-blind": "HANDWRITTEN_WILD_BLIND",
+    "dev-hand-fresh": "HANDWRITTEN_FRESH",
+    "dev-hand-fresh2": "HANDWRITTEN_FRESH2",
+    "dev-hand-open": "HANDWRITTEN_OPEN",
+    "dev-hand-open2": "HANDWRITTEN_OPEN2",
+}
 
 
 def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
@@ -119,22 +129,8 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         ), "bench/dev/handwritten_blind.txt"
     if name == "dev-hand-hard":
         return dev_sets.handwritten_dev(dev_sets.HANDWRITTEN_HARD), "bench/dev/handwritten_hard.txt"
-    if name in (
-        "dev-hand-wild",
-        "dev-hand-wild-blind",
-        "dev-hand-fresh",
-        "dev-hand-fresh2",
-        "dev-hand-open",
-        "dev-hand-open2",
-    ):
-        path = {
-            "dev-hand-wild": dev_sets.HANDWRITTEN_WILD,
-            "dev-hand-wild-blind": dev_sets.HANDWRITTEN_WILD_BLIND,
-            "dev-hand-fresh": dev_sets.HANDWRITTEN_FRESH,
-            "dev-hand-fresh2": dev_sets.HANDWRITTEN_FRESH2,
-            "dev-hand-open": dev_sets.HANDWRITTEN_OPEN,
-            "dev-hand-open2": dev_sets.HANDWRITTEN_OPEN2,
-        }[name]
+    if name in HANDWRITTEN_FILES:
+        path = getattr(dev_sets, HANDWRITTEN_FILES[name])
         if not path.is_file():
             return None, f"bench/dev/{path.name} not found: skipped"
         return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"

@@ -5358,9 +5358,9 @@ RULES: tuple[Rule, ...] = (
 
 
 # Rules for text in Chinese, Japanese and Korean script. They run only in the lines that hold
-# such characters (`cjk_line_windows`): the prefilter reads every non-ASCII character as '?',
-# so it cannot tell where these patterns may match, and a scan of every line cost a tenth of
-# the rules' time on mostly Latin text.
+# such characters (`cjk_line_windows`) and one of the rule's `requires` literals: the
+# prefilter reads every non-ASCII character as '?', so it cannot tell where these patterns may
+# match, and a scan of every line cost a tenth of the rules' time on mostly Latin text.
 CJK_RULES: tuple[Rule, ...] = (
     Rule(
         "date_cjk",
@@ -5383,6 +5383,13 @@ CJK_RULES: tuple[Rule, ...] = (
         "a Japanese or Korean name before its honorific: 高橋さん, タナカさん, 박민호 씨 (not a "
         "role word such as 患者 or 고객)",
         group=1,
+        requires=(
+            "さん",
+            "くん",
+            "ちゃん",
+            "氏",
+            "씨",
+        ),
     ),
     Rule(
         "person_chinese_courtesy_title",
@@ -5393,6 +5400,12 @@ CJK_RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a Chinese surname or name before 先生 / 小姐 / 太太 / 女士 (黃先生, 陳小姐)",
         group=1,
+        requires=(
+            "先生",
+            "小姐",
+            "太太",
+            "女士",
+        ),
     ),
     Rule(
         "person_cjk_label",
@@ -5409,6 +5422,26 @@ CJK_RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a name after a Japanese or Korean name label: 名義 タカハシ ケイコ, 고객명: 박민호",
         group=1,
+        requires=(
+            "名",
+            "担当",
+            "受取人",
+            "予約者",
+            "聯絡人",
+            "联系人",
+            "負責人",
+            "负责人",
+            "師",
+            "师",
+            "經理",
+            "经理",
+            "명",
+            "이름",
+            "담당",
+            "수령인",
+            "예약자",
+            "분",
+        ),
     ),
     Rule(
         "location_cjk_address",
@@ -5424,6 +5457,23 @@ CJK_RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a Japanese city and ward before the block number (横浜市港北区日吉2-14-8) or a Korean "
         "city and district before a road address (부산 부산진구 중앙대로 691)",
+        requires=(
+            "市",
+            "서울",
+            "부산",
+            "대구",
+            "인천",
+            "광주",
+            "대전",
+            "울산",
+            "세종",
+            "경기",
+            "강원",
+            "충",
+            "전",
+            "경",
+            "제주",
+        ),
     ),
     Rule(
         "street_korean_road",
@@ -5431,6 +5481,10 @@ CJK_RULES: tuple[Rule, ...] = (
         _c(r"(?<![가-힣0-9])[가-힣0-9]{1,10}(?:대로|로|길)[ ]?\d{1,4}(?:-\d{1,4})?(?![\d가-힣])"),
         MEDIUM,
         "a Korean road address: 중앙대로 691, 월드컵북로12길 34",
+        requires=(
+            "로",
+            "길",
+        ),
     ),
     Rule(
         "organization_cjk_institution",
@@ -5443,77 +5497,33 @@ CJK_RULES: tuple[Rule, ...] = (
         MEDIUM,
         "a Chinese, Japanese or Korean hospital, clinic, bank or school by its suffix "
         "(仁心內科診所, 國泰醫院, 日吉台小学校, 서울대학교병원)",
+        requires=(
+            "醫院",
+            "医院",
+            "診所",
+            "诊所",
+            "病院",
+            "中心",
+            "大學",
+            "大学",
+            "銀行",
+            "银行",
+            "小學",
+            "小学",
+            "中學",
+            "中学",
+            "高校",
+            "幼稚園",
+            "幼儿园",
+            "병원",
+            "의원",
+            "은행",
+            "학교",
+            "유치원",
+        ),
     ),
 )
 _CJK_RUN = re.compile(f"[{CJK}]+")
-# Literals of which every match of a CJK rule holds one: a line without any is not searched.
-_CJK_KEYS: dict[str, tuple[str, ...]] = {
-    "date_cjk": ("月", "월"),
-    "person_cjk_honorific": ("さん", "くん", "ちゃん", "氏", "씨"),
-    "person_chinese_courtesy_title": ("先生", "小姐", "太太", "女士"),
-    "person_cjk_label": (
-        "名",
-        "担当",
-        "受取人",
-        "予約者",
-        "聯絡人",
-        "联系人",
-        "負責人",
-        "负责人",
-        "師",
-        "师",
-        "經理",
-        "经理",
-        "명",
-        "이름",
-        "담당",
-        "수령인",
-        "예약자",
-        "분",
-    ),
-    "location_cjk_address": (
-        "市",
-        "서울",
-        "부산",
-        "대구",
-        "인천",
-        "광주",
-        "대전",
-        "울산",
-        "세종",
-        "경기",
-        "강원",
-        "충",
-        "전",
-        "경",
-        "제주",
-    ),
-    "street_korean_road": ("로", "길"),
-    "organization_cjk_institution": (
-        "醫院",
-        "医院",
-        "診所",
-        "诊所",
-        "病院",
-        "中心",
-        "大學",
-        "大学",
-        "銀行",
-        "银行",
-        "小學",
-        "小学",
-        "中學",
-        "中学",
-        "高校",
-        "幼稚園",
-        "幼儿园",
-        "병원",
-        "의원",
-        "은행",
-        "학교",
-        "유치원",
-    ),
-}
 
 
 def cjk_line_windows(text: str) -> list[tuple[int, int]]:
@@ -5790,11 +5800,10 @@ class RegexDetector:
                 found.extend(_detections(rule, text, matches))
         windows = cjk_line_windows(text) if self.cjk_rules else []
         for rule in self.cjk_rules if windows else ():
-            keys = _CJK_KEYS.get(rule.rule_id, ())
             matches = [
                 m
                 for low, high in windows
-                if not keys or any(text.find(key, low, high) >= 0 for key in keys)
+                if any(text.find(key, low, high) >= 0 for key in rule.requires)
                 for m in rule.pattern.finditer(text, low, high)
             ]
             found.extend(_detections(rule, text, matches))

@@ -107,6 +107,7 @@ _HEADERS: dict[str, str] = {
 _HEADER_WORD = re.compile(
     r"(?i)\b(?:" + "|".join(sorted({k.split("_")[-1] for k in _HEADERS}, key=len)[::-1]) + r")"
 )
+_MARKDOWN_RULE = re.compile(r"[\s|:+-]*")
 _SEPARATORS = re.compile(r"[\s_./-]+")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -184,6 +185,14 @@ def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
     return cells
 
 
+def _row_cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """The cells of one table row; a pipe row's empty outer cells ("| a | b |") dropped."""
+    cells = _cells(line, delimiter)
+    if delimiter == "|" and not line[: cells[0][1]].strip():
+        cells = cells[1:-1] if not line[cells[-1][0] :].strip() else cells[1:]
+    return cells
+
+
 def _lines(text: str) -> Iterator[tuple[int, str]]:
     start = 0
     for line in text.split("\n"):
@@ -193,9 +202,7 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 
 def _header_columns(line: str, delimiter: str) -> list[str | None] | None:
     """The category of each column when `line` reads as a header with one known column."""
-    cells = _cells(line, delimiter)
-    if delimiter == "|" and not line[: cells[0][1]].strip():  # "| a | b |" → drop the ends
-        cells = cells[1:-1] if not line[cells[-1][0] :].strip() else cells[1:]
+    cells = _row_cells(line, delimiter)
     if len(cells) < MIN_COLUMNS:
         return None
     names = [line[a:b].strip() for a, b in cells]
@@ -212,10 +219,8 @@ def delimited_table_detections(text: str) -> list[Detection]:
     delimiter = ""
     for offset, line in _lines(text):
         if columns is not None:
-            cells = _cells(line, delimiter) if len(line) <= MAX_LINE_CHARS else []
-            if delimiter == "|" and cells and not line[: cells[0][1]].strip():
-                cells = cells[1:-1] if not line[cells[-1][0] :].strip() else cells[1:]
-            if re.fullmatch(r"[\s|:+-]*", line) and "-" in line:
+            cells = _row_cells(line, delimiter) if len(line) <= MAX_LINE_CHARS else []
+            if _MARKDOWN_RULE.fullmatch(line) and "-" in line:
                 continue  # a markdown rule under the header
             if len(cells) != len(columns):
                 columns = None
@@ -281,7 +286,7 @@ def _sql_column_names(text: str, start: int) -> list[str]:
 def sql_dump_detections(text: str) -> list[Detection]:
     """Values of INSERT statements whose columns (listed, or from the table's CREATE TABLE)
     have known headers."""
-    if "INSERT" not in text.upper():
+    if _SQL_INSERT.search(text) is None:
         return []
     tables = {
         m.group(1).lower(): _sql_column_names(text, m.end()) for m in _SQL_CREATE.finditer(text)
