@@ -56,6 +56,7 @@ NOT_PII_SOURCE = "ner-not-pii"
 CHUNK_CHARS = 20_000
 CHUNK_OVERLAP = 1_000
 BATCH_SIZE = 32
+BATCH_CHARS = 60_000  # bounds a batch's activations (~1.5 kB per token) for long documents
 
 _nlp: Language | None = None
 _nlp_lock = threading.Lock()
@@ -220,6 +221,20 @@ def entity_detections(doc: Any) -> list[Detection]:
     return found
 
 
+def char_batches(texts: Sequence[str], max_docs: int, max_chars: int) -> list[list[str]]:
+    """The texts in order, in batches of at most `max_docs` texts and `max_chars` characters
+    (a longer text makes a batch of its own)."""
+    batches: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if not batches or len(batches[-1]) >= max_docs or size + len(text) > max_chars:
+            batches.append([])
+            size = 0
+        batches[-1].append(text)
+        size += len(text)
+    return batches
+
+
 class LearnedNerDetector:
     """The fine-tuned NER alone (PII labels only); the combined detector adds rules and context."""
 
@@ -263,8 +278,8 @@ class LearnedNerDetector:
                 parsed = self.nlp.pipe(pieces_cut, batch_size=BATCH_SIZE)
                 return [entity_detections(d) for d in parsed]
             found: list[list[Detection]] = []
-            for start in range(0, len(pieces_cut), BATCH_SIZE):
-                docs = [self.nlp.make_doc(t) for t in pieces_cut[start : start + BATCH_SIZE]]
+            for batch in char_batches(pieces_cut, BATCH_SIZE, BATCH_CHARS):
+                docs = [self.nlp.make_doc(t) for t in batch]
                 self.decoder.annotate(docs)
                 found.extend(entity_detections(d) for d in docs)
             return found

@@ -99,3 +99,11 @@ def test_a_document_over_a_million_characters_runs_with_offsets_right() -> None:
     assert "Svetlana Morozova" in by_surface and "+44 20 7946 0321" in by_surface
     name = by_surface["Svetlana Morozova"]
     assert name.start == text.index("Svetlana Morozova")
+
+
+def test_batches_are_bounded_in_documents_and_characters_and_keep_the_order() -> None:
+    texts = ["a" * 10, "b" * 30, "c" * 5, "d" * 100, "e", "f", "g"]
+    batches = learned.char_batches(texts, max_docs=2, max_chars=40)
+    assert [t for batch in batches for t in batch] == texts
+    assert batches == [["a" * 10, "b" * 30], ["c" * 5], ["d" * 100], ["e", "f"], ["g"]]
+    assert learned.char_batches([], 32, 60_000) == []
