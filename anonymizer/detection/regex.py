@@ -1759,6 +1759,28 @@ def _holder_name(value: str) -> bool:
     )
 
 
+# The words before a first name in `person_after_kin_intl` (lower-case match starts).
+_KIN_ANCHORS = tuple(
+    """
+ehemann ehefrau sohn tochter bruder schwester freundin enkelin schwager schwägerin kollegin
+kollege kæreste hustru manden konen sønnen datteren søster sønn dotter syster sambo pojkvän flickvän
+kjæreste tytär poika veli sisko sisar vaimo puoliso poikaystävä tyttöystävä esimies kierowni
+brat siostra córka mąż żona szef koleżanka zoon dochter broer zus echtgeno vriendin hijo hija
+hermano hermana marido esposo esposa novio novia figlio figlia fratello sorella marito moglie
+filho filha irmão irmã namorad fils fille frère sœur soeur mari épouse copain copine broker
+landlord landlady neighbour neighbor flatmate roommate housemate stepson stepdaughter stepdad
+stepmum stepmom grandson granddaughter brother-in-law sister-in-law
+""".split()
+)
+_LOG_ACTION_ANCHORS = tuple(
+    """
+triggered requested approved initiated started merged pushed deployed committed authored
+created deleted modified updated revoked granted executed reviewed locked unlocked reset opened
+closed assigned
+""".split()
+)
+
+
 RULES: tuple[Rule, ...] = (
     # --- secrets (first: their spans contain text other rules would split up)
     Rule(
@@ -5353,6 +5375,194 @@ RULES: tuple[Rule, ...] = (
         "short run in a caseless script (CJK, Hangul, Devanagari, Arabic, Hebrew, Thai) "
         "inside Latin text: names such as 王伟, 김민준, सुमती",
         refine=refine_caseless_run,
+    ),
+    # --- round 19 (session 13): written from the misses of dev-hand-open and dev-hand-open2
+    Rule(
+        "date_month_day_range",
+        "date",
+        _c(
+            rf"(?<![\w/.-]){CAP_MONTH}\.?[ ]+{_DAY}(?:st|nd|rd|th)?[ ]?[-–][ ]?{_DAY}"
+            r"(?:st|nd|rd|th)?(?:,?[ ]+(?:19|20)\d\d)?(?![\w/.,:-]?\d|[\w%])"
+        ),
+        MEDIUM,
+        "a month and a range of days: October 22-23, March 3–5, Sept 9-11, 2024",
+        anchors=_MONTH_ANCHORS,
+    ),
+    Rule(
+        "date_dotted_spaced",
+        "date",
+        _c(
+            r"(?<![\w.,/-])(?:3[01]|[12]\d|0?[1-9])\.[ ](?:1[0-2]|0?[1-9])\.[ ](?:19|20)\d\d"
+            r"(?![\w.,/-]?\d)"
+        ),
+        MEDIUM,
+        "a day, month and year with a space after each dot, as in Czech, Slovak and German "
+        "text: 17. 8. 1964",
+        trigger=Trigger(_c(r"\d\.[ ]\d{1,2}\.[ ](?:19|20)\d\d"), 3, 0),
+    ),
+    Rule(
+        "date_of_birth_intl_key",
+        "date of birth",
+        _c(
+            r"(?i:\b(?:nar\.|narozen[aáý]?|narodil[a]?[ ]se|ur\.|urodzon[aey]|geb\."
+            r"|geboren(?:[ ]am)?|né(?:e)?[ ]le|nacid[oa][ ]el|nato[ ]il|nata[ ]il|nascid[oa][ ]em)"
+            r"[ \t]*)((?:3[01]|[12]\d|0?[1-9])\.[ ]?(?:1[0-2]|0?[1-9])\.[ ]?(?:19|20)\d\d)"
+            r"(?![\w.,/-]?\d)"
+        ),
+        HIGH,
+        "a dotted date after 'born' in other languages: nar. 17. 8. 1964, ur. 3.02.1990, "
+        "geb. 12.4.1957",
+        group=1,
+        anchors=(
+            "nar.",
+            "narozen",
+            "narodil",
+            "ur.",
+            "urodzon",
+            "geb.",
+            "geboren",
+            "né",
+            "nacid",
+            "nato",
+            "nata",
+            "nascid",
+        ),
+    ),
+    Rule(
+        "age_year_old_suffix",
+        "age",
+        _c(
+            r"(?<![\w.,-])(\d{1,3}[ ]?-?[ ]?(?:åring(?:en|ar|arna)?|vuotia(?:s|an|ana|aan|alle"
+            r"|aksi|ita|iden|at)|Jährige[nmr]?|jährig(?![\w-])|(?:jährige[nmrs]?|jarige|årige?)"
+            r"(?=[ ](?i:frau|mann|patient(?:in)?|junge|mädchen|sohn|tochter|fahrer(?:in)?"
+            r"|rentner(?:in)?|kind|schüler(?:in)?|mutter|vater|senior(?:in)?|täter(?:in)?|opfer"
+            r"|angeklagte[rn]?|beschuldigte[rn]?|bruder|schwester|enkel(?:in)?|verstorbene[rn]?"
+            r"|man|vrouw|jongen|meisje|patiënt|patiente|zoon|dochter|mand|kvinde|pige|dreng"
+            r"|søn|datter|kvinna|flicka|pojke)\b)))(?![\w-])"
+        ),
+        MEDIUM,
+        "an age written as one word with its suffix: 45-åring, 32-vuotias, die 60-Jährige, "
+        "wird 60-jährig, der 45-jährige Fahrer, de 45-jarige man (not 'die 3-jährige "
+        "Ausbildung', a duration)",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(_c(r"(?i)\d[ ]?-?[ ]?(?:åring|vuotia|jährig|jarige|årig)"), 5, 60),
+    ),
+    Rule(
+        "person_after_kin_intl",
+        "full person name",
+        _c(
+            r"(?<![\w'’-])(?i:ehemann|ehefrau|sohn|tochter|bruder|schwester|freundin|enkelin"
+            r"|schwager|schwägerin|kollegin|kollege|kæresten?|hustru|manden|konen|sønnen|datteren"
+            r"|søster|sønn|dotter|syster|sambo|pojkvän|flickvän|kjæreste|tytär|poika|veli|sisko"
+            r"|sisar|vaimo|puoliso|poikaystävä|tyttöystävä|esimies|kierownik|kierowniczka|brat"
+            r"|siostra|córka|mąż|żona|szef|szefowa|koleżanka|zoon|dochter|broer|zus|echtgenoot"
+            r"|echtgenote|vriendin|hijo|hija|hermano|hermana|marido|esposo|esposa|novio|novia"
+            r"|figlio|figlia|fratello|sorella|marito|moglie|filho|filha|irmão|irmã|namorad[oa]"
+            r"|fils|fille|frère|sœur|soeur|mari|épouse|copain|copine|broker|landlord|landlady"
+            r"|neighbou?r|flatmate|roommate|housemate|stepson|stepdaughter|stepdad|stepmum"
+            r"|stepmom|grandson|granddaughter|brother-in-law|sister-in-law)"
+            rf"[ ]([{U}][{L}]{{2,15}})(?![\w'’-]|[ ][{U}][{L}])"
+        ),
+        MEDIUM,
+        "a first name after a relative or a role in several languages: Tytär Sanna, "
+        "Kæresten Rasmus, Kierownik Zbyszek, mi hija Lucía, your broker Amr",
+        group=1,
+        validate=lambda value: (
+            _name_not_word(value) and (is_known_name(value) or not word_in_any_language(value))
+        ),
+        anchors=_KIN_ANCHORS,
+    ),
+    Rule(
+        "handle_by_in_log",
+        "handle",
+        _c(
+            r"(?i:\b(?:triggered|requested|approved|initiated|started|merged|pushed|deployed"
+            r"|committed|authored|created|deleted|modified|updated|revoked|granted|executed"
+            r"|reviewed|locked|unlocked|reset|opened|closed|assigned)[ ]by[ ])"
+            r"([a-z][a-z0-9]{2,20}(?:[._-][a-z0-9]{1,20})?)(?=[ \t]*(?:\(|,|;|$)|[ ](?:on|at"
+            r"|from|via|in|for|with)\b)"
+        ),
+        MEDIUM,
+        "a login after an action in a log: triggered by jmehta (jaya.mehta@...), approved by "
+        "kwalsh on 2024-05-02 (not a common word such as admin or system)",
+        group=1,
+        validate=lambda value: zipf(value) < RARE_WORD_ZIPF and value not in NOT_A_NAME,
+        anchors=_LOG_ACTION_ANCHORS,
+    ),
+    Rule(
+        "nationality_or_religion_intl_second",
+        "nationality or group",
+        _c(
+            r"(?i:\b(?:staatsbürgerschaft|staatsangehörigkeit|nationalität|religionsbekenntnis"
+            r"|konfession|nacionalidad|nationalité|nazionalità|nacionalidade|nationaliteit"
+            r"|narodowość|obywatelstwo|wyznanie|citizenship|nationality|religion|ethnicity"
+            r"|kansalaisuus|uskonto)(?:[ ]\([^)\n]{1,30}\))?[ \t]*[:=][ \t]*)"
+            r"[^\W\d_][\w'’.-]{2,25}[ ]?(?:/|\(|,|[ ]und|[ ]and|[ ]y|[ ]et|[ ]e|[ ]–|[ ]-)[ ]?"
+            r"([^\W\d_][^\W\d_'’-]{2,25}(?:[ ][A-ZĀ-Ž][^\W\d_'’-]{2,25})?)(?![\w.-])"
+        ),
+        HIGH,
+        "the second value after a nationality or religion key: Staatsbürgerschaft: "
+        "österreichisch / türkisch, Religionsbekenntnis: islamisch (alevitisch), Ethnicity: "
+        "Māori – Ngāti Porou",
+        group=1,
+        validate=_not_a_common_word,
+        anchors=(
+            "staatsbürgerschaft",
+            "staatsangehörigkeit",
+            "nationalität",
+            "religionsbekenntnis",
+            "konfession",
+            "nacionalidad",
+            "nationalité",
+            "nazionalità",
+            "nacionalidade",
+            "nationaliteit",
+            "narodowość",
+            "obywatelstwo",
+            "wyznanie",
+            "citizenship",
+            "nationality",
+            "religion",
+            "ethnicity",
+            "kansalaisuus",
+            "uskonto",
+        ),
+    ),
+    Rule(
+        "access_code_intl",
+        "secret",
+        _c(
+            r"(?i:\b(?:(?:ovi|portti|avainlaatikon[ ])?koodi|portkod|dörrkod|portkode|dørkode"
+            r"|haustürcode|türcode|zugangscode|torcode|deurcode|toegangscode|kod[ ]do[ ](?:domofonu"
+            r"|drzwi|bramy|klatki)|kód[ ]od[ ](?:dveří|domu|brány|vchodu)|código[ ]de[ ](?:acceso"
+            r"|la[ ]puerta|entrada|portal)|codice[ ](?:d['’]accesso|del[ ]portone|della[ ]porta"
+            r"|del[ ]cancello))(?:[ ][^\W\d_]{2,12})?[ \t]*[:=][ \t]*)([0-9]{3,8}[A-Z#*]?)(?![\w-])"
+        ),
+        MEDIUM,
+        "a door or key-box code after its keyword in other languages: koodi vaihtui: 4719, "
+        "Türcode: 2580, kod do domofonu: 31K",
+        group=1,
+        anchors=(
+            "ovikoodi",
+            "porttikoodi",
+            "avainlaatikon",
+            "koodi",
+            "portkod",
+            "dörrkod",
+            "portkode",
+            "dørkode",
+            "haustürcode",
+            "türcode",
+            "zugangscode",
+            "torcode",
+            "deurcode",
+            "toegangscode",
+            "kod do",
+            "kód od",
+            "código de",
+            "codice d",
+        ),
     ),
 )
 
