@@ -1780,6 +1780,15 @@ closed assigned
 """.split()
 )
 
+# The keys after which `nationality_or_religion_intl_second` takes a second value.
+_SECOND_VALUE_KEYS = tuple(
+    """
+staatsbürgerschaft staatsangehörigkeit nationalität religionsbekenntnis konfession nacionalidad
+nationalité nazionalità nacionalidade nationaliteit narodowość obywatelstwo wyznanie citizenship
+nationality religion ethnicity kansalaisuus uskonto
+""".split()
+)
+
 
 RULES: tuple[Rule, ...] = (
     # --- secrets (first: their spans contain text other rules would split up)
@@ -5494,10 +5503,7 @@ RULES: tuple[Rule, ...] = (
         "nationality_or_religion_intl_second",
         "nationality or group",
         _c(
-            r"(?i:\b(?:staatsbürgerschaft|staatsangehörigkeit|nationalität|religionsbekenntnis"
-            r"|konfession|nacionalidad|nationalité|nazionalità|nacionalidade|nationaliteit"
-            r"|narodowość|obywatelstwo|wyznanie|citizenship|nationality|religion|ethnicity"
-            r"|kansalaisuus|uskonto)(?:[ ]\([^)\n]{1,30}\))?[ \t]*[:=][ \t]*)"
+            rf"(?i:\b(?:{'|'.join(_SECOND_VALUE_KEYS)})(?:[ ]\([^)\n]{{1,30}}\))?[ \t]*[:=][ \t]*)"
             r"[^\W\d_][\w'’.-]{2,25}[ ]?(?:/|\(|,|[ ]und|[ ]and|[ ]y|[ ]et|[ ]e|[ ]–|[ ]-)[ ]?"
             r"([^\W\d_][^\W\d_'’-]{2,25}(?:[ ][A-ZĀ-Ž][^\W\d_'’-]{2,25})?)(?![\w.-])"
         ),
@@ -5507,27 +5513,7 @@ RULES: tuple[Rule, ...] = (
         "Māori – Ngāti Porou",
         group=1,
         validate=_not_a_common_word,
-        anchors=(
-            "staatsbürgerschaft",
-            "staatsangehörigkeit",
-            "nationalität",
-            "religionsbekenntnis",
-            "konfession",
-            "nacionalidad",
-            "nationalité",
-            "nazionalità",
-            "nacionalidade",
-            "nationaliteit",
-            "narodowość",
-            "obywatelstwo",
-            "wyznanie",
-            "citizenship",
-            "nationality",
-            "religion",
-            "ethnicity",
-            "kansalaisuus",
-            "uskonto",
-        ),
+        anchors=_SECOND_VALUE_KEYS,
     ),
     Rule(
         "access_code_intl",
