@@ -1702,8 +1702,14 @@ collège lycée escola escuela scuola liceo universidad universidade università
 université universität hochschule restaurante ristorante trattoria cooperativa coopérative
 genossenschaft associação asociación associazione fundación fundação fondazione
 fondation stiftung instituto istituto institut hôpital ospedale krankenhaus
-consultorio ambulatorio
+consultorio ambulatorio école ecole gymnasium grundschule realschule gesamtschule mittelschule
 """.split()
+)
+# A school's level written in lower case between its head word and its name (École secondaire
+# des Érables).
+_SCHOOL_LEVEL = (
+    r"(?:secondaire|primaire|élémentaire|maternelle|privée|publique|secundaria|primaria"
+    r"|secundária|primária|básica|elementare|media|superiore|statale)"
 )
 _HEAD_FIRST_INSTITUTION = "|".join(
     sorted((w[0].upper() + w[1:] for w in _HEAD_FIRST_ANCHORS), key=len, reverse=True)
@@ -3033,7 +3039,9 @@ RULES: tuple[Rule, ...] = (
         "organization_head_first",
         "organization",
         _c(
-            rf"(?<![\w&'’.-])(?:{_HEAD_FIRST_INSTITUTION})[ ](?:{_HEAD_PARTICLE}[ ])?{CAP_WORD}"
+            rf"(?:(?<=\b[lLdD]['’])|(?<![\w&'’.-]))(?:{_HEAD_FIRST_INSTITUTION})"
+            rf"(?:[ ]{_SCHOOL_LEVEL})?[ ]"
+            rf"(?:{_HEAD_PARTICLE}[ ])?{CAP_WORD}"
             rf"(?:[ ](?:{_HEAD_PARTICLE}[ ])?{CAP_WORD}){{0,3}}"
         ),
         0.9,
@@ -3763,7 +3771,8 @@ RULES: tuple[Rule, ...] = (
             r"|number|roll|registration)|SBN|ordinal|colegiad[oa]|tessera|iscrizione|cod\.[ ]reg\."
             r"|BIG-(?:nummer|registratie)|notary[ ]commission|commission[ ](?:no\.?|number)"
             r"|(?:professional|practitioner|medical|nursing|practising|practicing)[ ]"
-            r"(?:registration|licen[cs]e|certificate))(?:[ ](?:no\.?|number|n[º°o]\.?|n\.|#|pin))?"
+            r"(?:registration|licen[cs]e|certificate)|(?:RN|LPN|LVN|APRN|RPN|CNA)[ ]licen[cs]e"
+            r"|toque)(?:[ ](?:no\.?|number|n[º°o]\.?|n\.|#|pin))?"
             r"(?:\b|(?<=\.)))"
             + KEY_SEP
             + r"([A-Z]{0,4}[ -]?\d(?:[\dA-Z]|[ .-](?=[\dA-Z])){3,19})(?![\w-])"
@@ -3789,6 +3798,13 @@ RULES: tuple[Rule, ...] = (
             "lanr",
             "coren",
             "sra id",
+            "rn licen",
+            "lpn licen",
+            "lvn licen",
+            "aprn licen",
+            "rpn licen",
+            "cna licen",
+            "toque",
             "cno registration",
             "sia",
             "state bar",
@@ -5514,6 +5530,17 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_not_a_common_word,
         anchors=_SECOND_VALUE_KEYS,
+    ),
+    Rule(
+        "internal_id_in_brackets_after_name",
+        "internal id",
+        _c(r"[^\W\d_][ ]\(([A-Z]{1,4}-?\d{3,8})\)"),
+        MEDIUM,
+        "a staff or agent code in brackets after a name: Nurul Syafiqah (AG0419), "
+        "Tom Reyes (EMP-20417); not after a common word (Windows (KB5034441))",
+        group=1,
+        refine=refine_after_a_name,
+        trigger=Trigger(_c(r"\([A-Z]{1,4}-?\d{3,8}\)"), 2, 0),
     ),
     Rule(
         "access_code_intl",

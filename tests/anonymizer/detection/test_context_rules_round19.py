@@ -2,7 +2,9 @@
 after 'born' in other languages, ages written as one word with their suffix, first names
 after relatives and roles in several languages, logins after an action in a log, the second
 value after a nationality or religion key, and door codes after their keyword in other
-languages. Every example was written for this test; none comes from an evaluation set. Each
+languages; school names with their level in lower case (École secondaire des Érables) or after
+l', nurses' licences and French bar numbers (toque), and a staff code in brackets after a name.
+Every example was written for this test; none comes from an evaluation set. Each
 positive case fails on the rules of the last landed release (850d851), and each negative
 case guards a reading the rule must not take."""
 
@@ -36,6 +38,9 @@ ROUND_19 = {
     "handle_by_in_log",
     "nationality_or_religion_intl_second",
     "access_code_intl",
+    "internal_id_in_brackets_after_name",
+    "medical_license",
+    "organization_head_first",
 }
 
 
@@ -65,6 +70,15 @@ ROUND_19 = {
         ("Ethnicity: Māori – Ngāi Tahu", "nationality or group", "Ngāi Tahu"),
         ("Porttikoodi: 5821, älä jaa sitä.", "secret", "5821"),
         ("Kod do domofonu: 1947 — nie podawaj nikomu.", "secret", "1947"),
+        (
+            "Il est inscrit à l'École primaire des Tilleuls.",
+            "organization",
+            "École primaire des Tilleuls",
+        ),
+        ("Sie besucht die Grundschule Am Park in Kassel.", "organization", "Grundschule Am Park"),
+        ("NY RN license 71RN55031200 expired in 2019.", "medical license", "71RN55031200"),
+        ("Maître Paul Girard, barreau de Paris, toque 2209.", "medical license", "2209"),
+        ("Agent: Rosa Quintero (AQ2207)", "internal id", "AQ2207"),
     ],
 )
 def test_round_19_values_are_found(text: str, category: str, value: str) -> None:
@@ -83,6 +97,10 @@ def test_round_19_values_are_found(text: str, category: str, value: str) -> None
         ("approved by admin, 2024-05-01", "handle"),
         ("Staatsangehörigkeit: brasilianisch, Reisepass-Nr. FX482163", "nationality or group"),
         ("Score 4-6 in October", "date"),
+        ("Installed the Windows (KB5034441) update today.", "internal id"),
+        ("Flight via Boeing (BA0419) was late.", "internal id"),
+        ("une toque blanche 2024 pour le chef", "medical license"),
+        ("We met at the gymnasium on Friday.", "organization"),
     ],
 )
 def test_round_19_rules_leave_these_alone(text: str, category: str) -> None:
