@@ -38,11 +38,12 @@ from anonymizer.detection.casing import cased_copy, mapped_back
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.cv_lines import cv_employers
-from anonymizer.detection.gazetteer import city_detections, city_names
+from anonymizer.detection.gazetteer import city_countries, city_detections, city_names
 from anonymizer.detection.idspans import classify_spans
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.line_language import (
     COMMON_ZIPF,
+    COUNTRIES_SPEAKING,
     common_foreign_word,
     line_language,
     load_word_lists,
@@ -259,6 +260,8 @@ def score_candidate(
         score += 0.1
     if d.source == "ner" and not agreeing and foreign_words_span(text, d):
         score -= FOREIGN_WORDS_PENALTY
+    if d.rule_id == "city_gazetteer" and not agreeing and common_word_of_its_line(text, d):
+        score -= FOREIGN_WORDS_PENALTY
     if d.source == "ner" and not agreeing and not_a_street_line(text, d):
         score -= NO_STREET_PENALTY
     return score - text_penalty(text, d, cased)
@@ -301,6 +304,27 @@ def not_a_street_line(text: str, d: Detection) -> bool:
         word_zipf(w.casefold(), "en") >= COMMON_ZIPF or common_foreign_word(w, language)
         for w in words
     )
+
+
+_PLACE_PREPOSITION_BEFORE = re.compile(
+    r"(?i:\b(?:nach|in|im|aus|von|bei|en|à|a|au|de|desde|hacia|em|na|no|do|da|w|we|z|ze"
+    r"|naar|uit|från|till|i|fra|til|din|la)[ ])$"
+)
+
+
+def common_word_of_its_line(text: str, d: Detection) -> bool:
+    """A one-word span that is a common word of its (non-English) line's language and nobody's
+    name, unless it is a city of a country speaking that language: the city list's "Hola"
+    (Kenya), "Para" or "Registro" (Brazil) in a Spanish line, "Ende" (Indonesia) in German."""
+    word = text[d.start : d.end]
+    if not word.isalpha() or _PLACE_PREPOSITION_BEFORE.search(text, max(0, d.start - 8), d.start):
+        return False  # "nach Essen", "en Como": a place after all
+    language = language_around(text, d)
+    if language in (None, "en") or city_countries().get(word, frozenset()) & (
+        COUNTRIES_SPEAKING.get(language, frozenset())
+    ):
+        return False  # "Graz" is frequent in German text because it is an Austrian city
+    return common_foreign_word(word, language)
 
 
 def language_around(text: str, d: Detection) -> str | None:

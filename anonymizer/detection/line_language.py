@@ -57,6 +57,27 @@ def line_language(line: str) -> str | None:
     return max(LANGUAGES, key=lambda lang: sum(word_zipf(w, lang) for w in words))
 
 
+# The countries (ISO codes) where each of `LANGUAGES` other than English is spoken: there a
+# city's name is frequent in the language because it is a place ("Graz" in German text).
+COUNTRIES_SPEAKING: dict[str, frozenset[str]] = {
+    language: frozenset(codes.split())
+    for language, codes in {
+        "de": "DE AT CH LI LU BE",
+        "fr": "FR BE CH LU MC CA SN CI CM ML BF NE TG BJ GA CG CD MG HT DZ MA TN",
+        "es": "ES MX AR CO CL PE VE EC GT CU BO DO HN PY SV NI CR PA UY PR GQ",
+        "it": "IT CH SM VA",
+        "pt": "PT BR AO MZ CV GW ST TL",
+        "nl": "NL BE SR",
+        "pl": "PL",
+        "tr": "TR CY",
+        "fil": "PH",
+        "id": "ID",
+        "sv": "SE FI",
+        "da": "DK",
+        "ro": "RO MD",
+    }.items()
+}
+
 VERY_COMMON_ZIPF = 4.0  # a word this frequent in some language is a word before a name
 
 

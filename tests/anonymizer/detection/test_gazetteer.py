@@ -61,3 +61,41 @@ def test_the_combiner_drops_a_city_the_model_reads_as_an_organisation() -> None:
     }
     assert ("Leeds", "location") not in kept
     assert (org, "organization") in kept
+
+
+@pytest.fixture(scope="module")
+def combined():
+    from anonymizer.detection.combined import CombinedDetector
+
+    return CombinedDetector()
+
+
+def kept_places(detector, text: str) -> set[str]:
+    return {text[d.start : d.end] for d in detector.detect(text) if d.category == "location"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hola, compré el 25/05 por la web un colchón y todavía no me llegó nada.",
+        "Como les dije, lo devuelvo por correo mañana sin falta y con la factura.",
+        "Rechnungen der Kita für das ganze Jahr liegen bei, bitte alles prüfen.",
+        "--- Ende --- der Liste, die Mutationen stehen weiter unten im Bericht.",
+    ],
+)
+def test_a_city_that_is_a_common_word_of_its_line_s_language_is_dropped(combined, text):
+    # Hola (Kenya), Como (Italy), Kita (Japan, Mali), Ende (Indonesia)
+    assert kept_places(combined, text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("Wohnadresse: Andritzer Reichsstraße 38/2/7, 8045 Graz, seit März gemeldet.", "Graz"),
+        ("Vivo en Como desde hace dos años con mi familia y mis hijos.", "Como"),
+        ("Wir fahren morgen nach Essen zu meiner Oma und bleiben zwei Tage.", "Essen"),
+        ("My cousin moved to Kita last spring for a job at the hospital.", "Kita"),
+    ],
+)
+def test_a_city_of_the_line_s_language_or_after_a_preposition_stays(combined, text, place):
+    assert place in kept_places(combined, text)
