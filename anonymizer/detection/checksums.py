@@ -47,7 +47,7 @@ def luhn_valid(candidate: str) -> bool:
 
 def luhn_checksum_ok(candidate: str) -> bool:
     """The Luhn (mod 10) check over all digits of the candidate, at least 12 of them."""
-    digits = [int(c) for c in candidate if c.isdigit()]
+    digits = [int(c) for c in candidate if c.isdecimal()]
     return 12 <= len(digits) <= 19 and _luhn_sum(digits) % 10 == 0
 
 
@@ -159,7 +159,7 @@ def iban_valid(candidate: str) -> bool:
 
 def aba_routing_valid(candidate: str) -> bool:
     """ABA routing transit number checksum: 3-7-1 weights over nine digits, sum ≡ 0 mod 10."""
-    digits = [int(c) for c in candidate if c.isdigit()]
+    digits = [int(c) for c in candidate if c.isdecimal()]
     if len(digits) != 9 or not any(digits):
         return False
     weights = (3, 7, 1) * 3
@@ -267,7 +267,7 @@ def ipv4_valid(candidate: str) -> bool:
     """Four dotted decimal octets 0–255 (an optional /prefix is allowed)."""
     address = candidate.split("/", 1)[0]
     octets = address.split(".")
-    return len(octets) == 4 and all(o.isdigit() and int(o) <= 255 for o in octets)
+    return len(octets) == 4 and all(o.isdecimal() and int(o) <= 255 for o in octets)
 
 
 def ssn_valid(candidate: str) -> bool:

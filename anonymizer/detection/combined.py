@@ -665,7 +665,7 @@ def ages_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
             continue
         group = next(g for g in (1, 2, 3) if m.group(g))
         value = m.group(group)
-        if value.isdigit() and not 0 < int(value) <= 120:
+        if value.isdecimal() and not 0 < int(value) <= 120:
             continue
         found.append(
             Detection(

@@ -579,7 +579,7 @@ def _surface_features(surface: str) -> tuple[str, ...]:
         + ("L" if any(c.islower() for c in surface) else "")
     )
     feats.append("kinds=" + kinds)
-    if surface.isdigit():
+    if surface.isdecimal():  # not "113¹": int() refuses superscripts
         value = int(surface[:9])
         feats.append("num_len=" + str(len(surface)))
         if surface[0] == "0":

@@ -147,7 +147,7 @@ def _cell_fits(value: str, category: str) -> bool:
     if category == "email address":
         return "@" in value
     if category == "age":
-        return value.isdigit() and 0 < int(value) <= 120
+        return value.isdecimal() and 0 < int(value) <= 120
     if category == "handle":
         return " " not in value and len(value) >= 2
     return digits > 0

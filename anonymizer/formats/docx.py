@@ -138,7 +138,7 @@ def _part_kind(content_type: str) -> str | None:
 
 
 def _natural(name: str) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+    return [int(t) if t.isdecimal() else t for t in re.split(r"(\d+)", name)]
 
 
 def accept_tracked_changes(root: etree._Element) -> None:

@@ -393,3 +393,21 @@ def test_a_review_needs_pii_replacement_turned_on(client, alice, no_enqueue):
     }
     response = client.post(reverse("submit"), form)
     assert "turn this on" in response.content.decode() and not Review.objects.exists()
+
+
+def test_digit_like_characters_in_page_and_span_parameters_are_no_server_error(
+    client, alice, no_enqueue
+):
+    """'²'.isdigit() is true but int('²') raises: such parameters fall back, never a 500."""
+    review = _detected_review(client, alice)
+    for data in ({"toggle": "²"}, {"index": "¹", "decision": "accept"}):
+        response = client.post(reverse("review_decide", args=[review.pk]), data)
+        assert response.status_code < 500, data
+    page = reverse("review_detail", args=[review.pk]) + "?page=¹"
+    assert client.get(page).status_code == 200
+    job = _apply_and_run(client, review)
+    for url in (
+        reverse("job_detail", args=[job.pk]) + "?page=²",
+        reverse("submit") + "?from_job=³",
+    ):
+        assert client.get(url).status_code == 200, url

@@ -19,7 +19,7 @@ def result_context(job: RewriteJob, receipt: ReceiptRow, request: HttpRequest | 
     view = params.get("view") if params.get("view") in VIEWS else "flow"
     raw_page = params.get("page", "1")
     page = paginate(
-        split_lines(result_segments(job.spans)), int(raw_page) if raw_page.isdigit() else 1
+        split_lines(result_segments(job.spans)), int(raw_page) if raw_page.isdecimal() else 1
     )
     return {
         "view": view,

@@ -30,7 +30,7 @@ def _get_review_for_user(request: HttpRequest, review_id: int) -> Review:
 
 def _page_number(request: HttpRequest) -> int:
     raw = request.POST.get("page") or request.GET.get("page") or "1"
-    return int(raw) if raw.isdigit() else 1
+    return int(raw) if raw.isdecimal() else 1
 
 
 def review_context(review: Review, page: int = 1) -> dict:
@@ -127,7 +127,7 @@ def review_decide(request: HttpRequest, review_id: int) -> HttpResponse:
     post = request.POST
 
     def act() -> None:
-        if post.get("toggle", "").isdigit():
+        if post.get("toggle", "").isdecimal():
             index = int(post["toggle"])
             candidates = reviews.candidates_of(review)
             if not 0 <= index < len(candidates):
@@ -137,7 +137,7 @@ def review_decide(request: HttpRequest, review_id: int) -> HttpResponse:
             reviews.decide(review, index, REJECT if accepted else ACCEPT)
             return
         index = post.get("index", "")
-        if not index.isdigit():
+        if not index.isdecimal():
             raise reviews.ReviewError("Unknown span.")
         reviews.decide(
             review,
@@ -165,8 +165,8 @@ def review_add(request: HttpRequest, review_id: int) -> HttpResponse:
             review,
             needle,
             post.get("category", ""),
-            start=int(start) if start.isdigit() else None,
-            every_occurrence=post.get("every") == "1" or not start.isdigit(),
+            start=int(start) if start.isdecimal() else None,
+            every_occurrence=post.get("every") == "1" or not start.isdecimal(),
         )
 
     return _run(request, review, act)
@@ -180,7 +180,7 @@ def review_remove_added(request: HttpRequest, review_id: int) -> HttpResponse:
     return _run(
         request,
         review,
-        lambda: reviews.remove_added(review, int(index) if index.isdigit() else -1),
+        lambda: reviews.remove_added(review, int(index) if index.isdecimal() else -1),
     )
 
 

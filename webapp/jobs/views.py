@@ -107,7 +107,7 @@ def _initial_from_job(request: HttpRequest) -> dict:
     if request.GET.get("mechanism"):
         initial["mechanism"] = request.GET["mechanism"]
     job_id = request.GET.get("from_job", "")
-    if job_id.isdigit():
+    if job_id.isdecimal():
         job = _get_job_for_user(request, int(job_id))
         review = Review.objects.filter(job=job).first()  # a reviewed job ran with gold spans
         chosen = review.settings if review is not None else job.settings
