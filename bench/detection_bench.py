@@ -19,6 +19,8 @@ Sets (each reported on its own; see `bench.dev_sets`):
   session 7 by another annotator (`bench/dev_fresh2/`), same rules;
 - `dev-hand-open`: `bench/dev/handwritten_open.txt`, written in session 12 by four annotators
   who read neither the detector nor any other data (`bench/dev_open/`), for error analysis;
+  `dev-hand-open2` (session 12) and `dev-hand-open3` (session 13) are sets of the same kind
+  (`bench/dev_open2/`, `bench/dev_open3/`), each measured once before it was studied;
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
 - `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
@@ -80,6 +82,7 @@ SETS = (
     "dev-hand-fresh2",
     "dev-hand-open",
     "dev-hand-open2",
+    "dev-hand-open3",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
@@ -104,6 +107,7 @@ HANDWRITTEN_FILES = {
     "dev-hand-fresh2": "HANDWRITTEN_FRESH2",
     "dev-hand-open": "HANDWRITTEN_OPEN",
     "dev-hand-open2": "HANDWRITTEN_OPEN2",
+    "dev-hand-open3": "HANDWRITTEN_OPEN3",
 }
 
 

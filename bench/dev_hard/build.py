@@ -8,7 +8,8 @@ Each source is `NNN_genre.txt` written with `⟦gold|label⟧` and `⟪negative|
 `handwritten_wild.txt` (`wild-NNN`), `bench/dev_wild/src/blind/` → `handwritten_wild_blind.txt`
 (`wildb-NNN`), `bench/dev_fresh/src/` → `handwritten_fresh.txt` (`fresh-NNN`, aggregate-only, never
 used to choose between changes), `bench/dev_open/src/` → `handwritten_open.txt` (`open-NNN`,
-written in session 12 for error analysis); the hand-written *training* sets, one per folder
+written in session 12 for error analysis; `dev_open2`, `dev_open3` likewise, `open2-NNN`,
+`open3-NNN`); the hand-written *training* sets, one per folder
 `bench/train_hand/src/<x>/` → `bench/train_hand/handwritten_train_<x>.txt` (`trn<x>-NNN`), which
 only the learned detectors' training reads: no evaluation set, no benchmark. Without `--set` every
 set is built (or checked). The output uses the `=== id genre` / `[[surface|CODE]]` format of
@@ -37,6 +38,7 @@ from bench.dev_sets import (
     HANDWRITTEN_HARD,
     HANDWRITTEN_OPEN,
     HANDWRITTEN_OPEN2,
+    HANDWRITTEN_OPEN3,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -69,6 +71,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-fresh2": Build(HERE.parent / "dev_fresh2" / "src", "fresh2", HANDWRITTEN_FRESH2),
     "dev-hand-open": Build(HERE.parent / "dev_open" / "src", "open", HANDWRITTEN_OPEN),
     "dev-hand-open2": Build(HERE.parent / "dev_open2" / "src", "open2", HANDWRITTEN_OPEN2),
+    "dev-hand-open3": Build(HERE.parent / "dev_open3" / "src", "open3", HANDWRITTEN_OPEN3),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

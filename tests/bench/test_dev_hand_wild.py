@@ -1,5 +1,5 @@
 """The wild hand-written dev sets (`dev-hand-wild`, `dev-hand-wild-blind`), the fresh ones
-(`dev-hand-fresh`, `dev-hand-fresh2`) and the open ones (`dev-hand-open`, `dev-hand-open2`)
+(`dev-hand-fresh`, `dev-hand-fresh2`) and the open ones (`dev-hand-open`, `-open2`, `-open3`)
 are well-formed, complete, leak-free and exactly what the builder makes from their sources."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SIZES = {
     "dev-hand-fresh2": (69, 2300),
     "dev-hand-open": (48, 2150),
     "dev-hand-open2": (48, 2100),
+    "dev-hand-open3": (48, 2250),
 }
 WILD_SETS = sorted(SIZES)
 

@@ -4,6 +4,7 @@ the builder makes from their sources, and share no text with any evaluation set.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ from bench.dev_sets import (
     HANDWRITTEN_FRESH,
     HANDWRITTEN_FRESH2,
     HANDWRITTEN_HARD,
+    HANDWRITTEN_OPEN,
+    HANDWRITTEN_OPEN2,
+    HANDWRITTEN_OPEN3,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -38,6 +42,7 @@ def _training_docs() -> list[dict]:
 def _evaluation_texts() -> list[str]:
     paths = (HANDWRITTEN_DEV, HANDWRITTEN_BLIND, HANDWRITTEN_HARD, HANDWRITTEN_WILD)
     paths += (HANDWRITTEN_WILD_BLIND, HANDWRITTEN_FRESH, HANDWRITTEN_FRESH2)
+    paths += (HANDWRITTEN_OPEN, HANDWRITTEN_OPEN2, HANDWRITTEN_OPEN3)
     texts = [d["text"] for path in paths if path.is_file() for d in handwritten_dev(path)]
     for name in ("handwritten.jsonl", "independent.jsonl"):  # compared by code, never read
         with (FROZEN / name).open(encoding="utf-8") as lines:
@@ -45,8 +50,22 @@ def _evaluation_texts() -> list[str]:
     return texts
 
 
+# Wording that law prescribes, which writers reproduce independently: the declaration of a
+# witness statement (Criminal Justice Act 1967 s.9 in England, its NSW counterpart).
+STATUTORY_FORMS = re.compile(
+    r"true to the best of my knowledge and belief and I make it knowing that, if it is "
+    r"tendered in evidence, I (?:will|shall) be liable to prosecution if I have wilfully "
+    r"stated in it anything (?:that|which) I know to be false, or do not believe to be true\."
+)
+
+
+def _squashed(text: str) -> str:
+    """The text with runs of white space made one space and statutory forms left out."""
+    return STATUTORY_FORMS.sub(" ", " ".join(text.split()))
+
+
 def _windows(text: str) -> set[str]:
-    squashed = " ".join(text.split())
+    squashed = _squashed(text)
     return {squashed[i : i + WINDOW] for i in range(0, max(1, len(squashed) - WINDOW + 1), 20)}
 
 
@@ -84,7 +103,7 @@ def test_training_text_may_hold_a_name_inside_a_word_but_evaluation_text_may_not
 def test_no_training_document_shares_a_long_run_of_text_with_an_evaluation_set():
     evaluation = set().union(*(_windows(text) for text in _evaluation_texts()))
     for doc in _training_docs():
-        squashed = " ".join(doc["text"].split())
+        squashed = _squashed(doc["text"])
         runs = {squashed[i : i + WINDOW] for i in range(max(1, len(squashed) - WINDOW + 1))}
         assert not runs & evaluation, doc["id"]
 
