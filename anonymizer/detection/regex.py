@@ -45,7 +45,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
-from anonymizer.detection.line_language import word_in_any_language
+from anonymizer.detection.line_language import LANGUAGES, word_in_any_language, word_zipf
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
     Gates,
@@ -945,6 +945,26 @@ def _name_not_word(value: str) -> bool:
     return frequency < RARE_WORD_ZIPF or (
         is_known_name(value) and frequency < COMMON_WORD_ZIPF_FOR_NAMES
     )
+
+
+FUNCTION_WORD_ZIPF = 5.7  # "nach" 6.6, "ohne" 6.0; "islam" 5.6, "española" 5.0
+
+
+def _not_a_function_word(value: str) -> bool:
+    """Not a common word, nor a preposition, conjunction or article of some language ("nach"
+    in "Islam (nach eigenen Angaben)")."""
+    first = value.split()[0].casefold()
+    return _not_a_common_word(value) and all(
+        word_zipf(first, language) < FUNCTION_WORD_ZIPF for language in LANGUAGES
+    )
+
+
+def refine_after_a_name_not_an_acronym(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """As `refine_after_a_name`, but not after an acronym, which names a body ("SANAS (M0213)")."""
+    m = _WORD_BEFORE_BRACKET.search(text, max(0, start - 40), start)
+    if m is not None and m.group(1).isupper():
+        return None
+    return refine_after_a_name(text, start, end)
 
 
 def _not_a_known_name(value: str) -> bool:
@@ -5528,7 +5548,7 @@ RULES: tuple[Rule, ...] = (
         "österreichisch / türkisch, Religionsbekenntnis: islamisch (alevitisch), Ethnicity: "
         "Māori – Ngāti Porou",
         group=1,
-        validate=_not_a_common_word,
+        validate=_not_a_function_word,
         anchors=_SECOND_VALUE_KEYS,
     ),
     Rule(
@@ -5539,7 +5559,7 @@ RULES: tuple[Rule, ...] = (
         "a staff or agent code in brackets after a name: Nurul Syafiqah (AG0419), "
         "Tom Reyes (EMP-20417); not after a common word (Windows (KB5034441))",
         group=1,
-        refine=refine_after_a_name,
+        refine=refine_after_a_name_not_an_acronym,
         trigger=Trigger(_c(r"\([A-Z]{1,4}-?\d{3,8}\)"), 2, 0),
     ),
     Rule(

@@ -98,6 +98,8 @@ def test_round_19_values_are_found(text: str, category: str, value: str) -> None
         ("Staatsangehörigkeit: brasilianisch, Reisepass-Nr. FX482163", "nationality or group"),
         ("Score 4-6 in October", "date"),
         ("Installed the Windows (KB5034441) update today.", "internal id"),
+        ("Calibration accredited by SANAS (M0213), page 1 of 1", "internal id"),  # a body
+        ("Religion: Islam (nach eigenen Angaben)", "nationality or group"),  # a preposition
         ("Flight via Boeing (BA0419) was late.", "internal id"),
         ("une toque blanche 2024 pour le chef", "medical license"),
         ("We met at the gymnasium on Friday.", "organization"),
