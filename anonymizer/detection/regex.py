@@ -45,6 +45,7 @@ from anonymizer.detection.checksums import (
     ssn_valid,
 )
 from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
+from anonymizer.detection.gazetteer import city_names
 from anonymizer.detection.line_language import LANGUAGES, word_in_any_language, word_zipf
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
@@ -965,6 +966,13 @@ def refine_after_a_name_not_an_acronym(text: str, start: int, end: int) -> tuple
     if m is not None and m.group(1).isupper():
         return None
     return refine_after_a_name(text, start, end)
+
+
+def _polish_stem(value: str) -> str:
+    """The nominative a Polish city's genitive or locative comes from by dropping its last
+    vowel (Gdańsku -> Gdańsk, Krakowa -> Kraków, Wrocławia -> Wrocław)."""
+    stem = value[:-1]
+    return stem[:-2] + "ów" if stem.endswith("ow") else stem
 
 
 def _not_a_known_name(value: str) -> bool:
@@ -5561,6 +5569,41 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_after_a_name_not_an_acronym,
         trigger=Trigger(_c(r"\([A-Z]{1,4}-?\d{3,8}\)"), 2, 0),
+    ),
+    Rule(
+        "gps_key_value",
+        "location",
+        _c(
+            r"(?<![\w])(?i:lat|latitude|lon|lng|long|longitude)[\"']?[ \t]*[:=][ \t]*"
+            r"(-?\d{1,3}\.\d{3,8})(?![\w]|\.\d)"
+        ),
+        HIGH,
+        'one coordinate after its key in data: "lat": 59.8641, longitude: -96.6398',
+        group=1,
+        validate=lambda value: abs(float(value)) <= 180,
+        trigger=Trigger(_c(r"[:=][ \t]*-?\d{1,3}\.\d{3}"), 16, 10),
+    ),
+    Rule(
+        "date_taiwan_minguo",
+        "date",
+        _c(r"(?<![\w/.-])1[01]\d/(?:0[1-9]|1[0-2])/(?:0[1-9]|[12]\d|3[01])(?![\w/]|\.\d)"),
+        MEDIUM,
+        "a Taiwanese date in Minguo years (2024 is 113): 113/05/10",
+        requires=("/",),
+    ),
+    Rule(
+        "location_polish_locative",
+        "location",
+        _c(
+            r"(?<![\w])(?:w|we|z|ze|do|koło|pod|przy|nad|spod|sprzed)[ ]"
+            r"([A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż]{2,20}[auy])(?![\w-])"
+        ),
+        MEDIUM,
+        "a city named in a Polish case after a preposition, when dropping its last vowel gives "
+        "a city of the list: w Gdańsku, z Krakowa",
+        group=1,
+        validate=lambda value: _polish_stem(value) in city_names(),
+        requires=("ą", "ę", "ł", "ś", "ż", "ź", "ń", "ć"),  # Polish text only
     ),
     Rule(
         "access_code_intl",

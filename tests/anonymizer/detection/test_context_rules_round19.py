@@ -3,7 +3,8 @@ after 'born' in other languages, ages written as one word with their suffix, fir
 after relatives and roles in several languages, logins after an action in a log, the second
 value after a nationality or religion key, and door codes after their keyword in other
 languages; school names with their level in lower case (École secondaire des Érables) or after
-l', nurses' licences and French bar numbers (toque), and a staff code in brackets after a name.
+l', nurses' licences and French bar numbers (toque), a staff code in brackets after a name, one
+GPS coordinate after its key, Taiwanese Minguo dates and Polish cities in a case ending.
 Every example was written for this test; none comes from an evaluation set. Each
 positive case fails on the rules of the last landed release (850d851), and each negative
 case guards a reading the rule must not take."""
@@ -41,6 +42,9 @@ ROUND_19 = {
     "internal_id_in_brackets_after_name",
     "medical_license",
     "organization_head_first",
+    "gps_key_value",
+    "date_taiwan_minguo",
+    "location_polish_locative",
 }
 
 
@@ -79,6 +83,11 @@ ROUND_19 = {
         ("NY RN license 71RN55031200 expired in 2019.", "medical license", "71RN55031200"),
         ("Maître Paul Girard, barreau de Paris, toque 2209.", "medical license", "2209"),
         ("Agent: Rosa Quintero (AQ2207)", "internal id", "AQ2207"),
+        ('{"home": {"lat": 48.2082, "lng": 16.3738}}', "location", "16.3738"),
+        ("zone:\n  latitude: 41.8827\n  longitude: -87.6233", "location", "-87.6233"),
+        ("接種日期 112/09/14 第二劑", "date", "112/09/14"),
+        ("Rozprawa odbyła się w Gdańsku, świadek przyjechał z Krakowa.", "location", "Gdańsku"),
+        ("Świadek przyjechał z Krakowa pociągiem.", "location", "Krakowa"),
     ],
 )
 def test_round_19_values_are_found(text: str, category: str, value: str) -> None:
@@ -103,6 +112,8 @@ def test_round_19_values_are_found(text: str, category: str, value: str) -> None
         ("Flight via Boeing (BA0419) was late.", "internal id"),
         ("une toque blanche 2024 pour le chef", "medical license"),
         ("We met at the gymnasium on Friday.", "organization"),
+        ("Sprawa w Sądzie Rejonowym, wyrok w Polsce.", "location"),  # not a city's stem
+        ("long: 12.5 km, lat: 3.1", "location"),  # fewer than three decimals
     ],
 )
 def test_round_19_rules_leave_these_alone(text: str, category: str) -> None:
