@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from anonymizer.detection.categories import placeholder_for
@@ -960,14 +961,6 @@ def _not_a_function_word(value: str) -> bool:
     )
 
 
-def refine_after_a_name_not_an_acronym(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """As `refine_after_a_name`, but not after an acronym, which names a body ("SANAS (M0213)")."""
-    m = _WORD_BEFORE_BRACKET.search(text, max(0, start - 40), start)
-    if m is not None and m.group(1).isupper():
-        return None
-    return refine_after_a_name(text, start, end)
-
-
 def _polish_stem(value: str) -> str:
     """The nominative a Polish city's genitive or locative comes from by dropping its last
     vowel (Gdańsku -> Gdańsk, Krakowa -> Kraków, Wrocławia -> Wrocław)."""
@@ -1137,13 +1130,18 @@ def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | N
 _WORD_BEFORE_BRACKET = re.compile(r"([^\W\d_][\w'’-]*)[ ]\([ ]?$")
 
 
-def refine_after_a_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+def refine_after_a_name(
+    text: str, start: int, end: int, acronyms: bool = True
+) -> tuple[int, int] | None:
     """The value follows a name in brackets ("Ilyas (15 ans)"), not a common word
-    ("Passports (4)", "Violations (3 yr)")."""
+    ("Passports (4)", "Violations (3 yr)"), nor an acronym, which names a body ("SANAS
+    (M0213)"), unless `acronyms`."""
     m = _WORD_BEFORE_BRACKET.search(text, max(0, start - 40), start)
     if m is None:
         return None
     word = m.group(1)
+    if not acronyms and word.isupper():
+        return None
     if not word.isascii():
         return (start, end)
     frequency = zipf(word.casefold())
@@ -1793,20 +1791,22 @@ def _holder_name(value: str) -> bool:
     )
 
 
-# The words before a first name in `person_after_kin_intl` (lower-case match starts).
-_KIN_ANCHORS = tuple(
+# The relatives and roles before a first name in `person_after_kin_intl`, and the log actions
+# before a login in `handle_by_in_log`: each rule's alternation and its anchors.
+_KIN_WORDS = tuple(
     """
 ehemann ehefrau sohn tochter bruder schwester freundin enkelin schwager schwägerin kollegin
-kollege kæreste hustru manden konen sønnen datteren søster sønn dotter syster sambo pojkvän flickvän
-kjæreste tytär poika veli sisko sisar vaimo puoliso poikaystävä tyttöystävä esimies kierowni
-brat siostra córka mąż żona szef koleżanka zoon dochter broer zus echtgeno vriendin hijo hija
-hermano hermana marido esposo esposa novio novia figlio figlia fratello sorella marito moglie
-filho filha irmão irmã namorad fils fille frère sœur soeur mari épouse copain copine broker
-landlord landlady neighbour neighbor flatmate roommate housemate stepson stepdaughter stepdad
-stepmum stepmom grandson granddaughter brother-in-law sister-in-law
+kollege kæreste kæresten hustru manden konen sønnen datteren søster sønn dotter syster sambo
+pojkvän flickvän kjæreste tytär poika veli sisko sisar vaimo puoliso poikaystävä tyttöystävä
+esimies kierownik kierowniczka brat siostra córka mąż żona szef szefowa koleżanka zoon dochter
+broer zus echtgenoot echtgenote vriendin hijo hija hermano hermana marido esposo esposa novio
+novia figlio figlia fratello sorella marito moglie filho filha irmão irmã namorado namorada fils
+fille frère sœur soeur mari épouse copain copine broker landlord landlady neighbour neighbor
+flatmate roommate housemate stepson stepdaughter stepdad stepmum stepmom grandson granddaughter
+brother-in-law sister-in-law
 """.split()
 )
-_LOG_ACTION_ANCHORS = tuple(
+_LOG_ACTIONS = tuple(
     """
 triggered requested approved initiated started merged pushed deployed committed authored
 created deleted modified updated revoked granted executed reviewed locked unlocked reset opened
@@ -5505,16 +5505,7 @@ RULES: tuple[Rule, ...] = (
         "person_after_kin_intl",
         "full person name",
         _c(
-            r"(?<![\w'’-])(?i:ehemann|ehefrau|sohn|tochter|bruder|schwester|freundin|enkelin"
-            r"|schwager|schwägerin|kollegin|kollege|kæresten?|hustru|manden|konen|sønnen|datteren"
-            r"|søster|sønn|dotter|syster|sambo|pojkvän|flickvän|kjæreste|tytär|poika|veli|sisko"
-            r"|sisar|vaimo|puoliso|poikaystävä|tyttöystävä|esimies|kierownik|kierowniczka|brat"
-            r"|siostra|córka|mąż|żona|szef|szefowa|koleżanka|zoon|dochter|broer|zus|echtgenoot"
-            r"|echtgenote|vriendin|hijo|hija|hermano|hermana|marido|esposo|esposa|novio|novia"
-            r"|figlio|figlia|fratello|sorella|marito|moglie|filho|filha|irmão|irmã|namorad[oa]"
-            r"|fils|fille|frère|sœur|soeur|mari|épouse|copain|copine|broker|landlord|landlady"
-            r"|neighbou?r|flatmate|roommate|housemate|stepson|stepdaughter|stepdad|stepmum"
-            r"|stepmom|grandson|granddaughter|brother-in-law|sister-in-law)"
+            rf"(?<![\w'’-])(?i:{'|'.join(map(re.escape, _KIN_WORDS))})"
             rf"[ ]([{U}][{L}]{{2,15}})(?![\w'’-]|[ ][{U}][{L}])"
         ),
         MEDIUM,
@@ -5524,15 +5515,13 @@ RULES: tuple[Rule, ...] = (
         validate=lambda value: (
             _name_not_word(value) and (is_known_name(value) or not word_in_any_language(value))
         ),
-        anchors=_KIN_ANCHORS,
+        anchors=_KIN_WORDS,
     ),
     Rule(
         "handle_by_in_log",
         "handle",
         _c(
-            r"(?i:\b(?:triggered|requested|approved|initiated|started|merged|pushed|deployed"
-            r"|committed|authored|created|deleted|modified|updated|revoked|granted|executed"
-            r"|reviewed|locked|unlocked|reset|opened|closed|assigned)[ ]by[ ])"
+            rf"(?i:\b(?:{'|'.join(_LOG_ACTIONS)})[ ]by[ ])"
             r"([a-z][a-z0-9]{2,20}(?:[._-][a-z0-9]{1,20})?)(?=[ \t]*(?:\(|,|;|$)|[ ](?:on|at"
             r"|from|via|in|for|with)\b)"
         ),
@@ -5541,7 +5530,7 @@ RULES: tuple[Rule, ...] = (
         "kwalsh on 2024-05-02 (not a common word such as admin or system)",
         group=1,
         validate=lambda value: zipf(value) < RARE_WORD_ZIPF and value not in NOT_A_NAME,
-        anchors=_LOG_ACTION_ANCHORS,
+        anchors=_LOG_ACTIONS,
     ),
     Rule(
         "nationality_or_religion_intl_second",
@@ -5567,7 +5556,7 @@ RULES: tuple[Rule, ...] = (
         "a staff or agent code in brackets after a name: Nurul Syafiqah (AG0419), "
         "Tom Reyes (EMP-20417); not after a common word (Windows (KB5034441))",
         group=1,
-        refine=refine_after_a_name_not_an_acronym,
+        refine=partial(refine_after_a_name, acronyms=False),
         trigger=Trigger(_c(r"\([A-Z]{1,4}-?\d{3,8}\)"), 2, 0),
     ),
     Rule(
