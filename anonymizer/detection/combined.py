@@ -15,14 +15,16 @@ the rules and the NER model, and each proposal gets a score (`score_candidate`):
   overlaps an identifier a rule found with checksum or layout (EIN, phone, IBAN) loses 0.5;
 * the text itself: money amounts, short acronyms ("NI", "HR"), field labels before a colon
   ("Desk:", "ZIP:"), digits inside a name, a "name" made only of common English words that
-  are nobody's name ("salesperson", "big"; `names.py`).
+  are nobody's name ("salesperson", "big"; `names.py`); a run in CJK script made of a known
+  surname and given name gains 0.2 ("林冠宇"; `cjk_names.py`).
 
 Runs of words in capitals are also read by the model from a case-normalised copy
 (`casing.py`), and the places after a street line are taken piece by piece (`address_tail`).
 Proposals scoring at least `THRESHOLD` are kept, and names kept with a score of at least
 `propagation.MIN_SEED_SCORE` are propagated to their other mentions (and their short forms
-and initials), as are the initials a text defines for a kept organisation ("Allied Irish
-Banks (AIB)", `defined_acronyms`). Presidio is not on
+and initials), as are confident places and organisations (`propagate_entities`) and the
+initials a text defines for a kept organisation ("Allied Irish Banks (AIB)",
+`defined_acronyms`). Presidio is not on
 this path (it stays available as the `presidio` detector and as the benchmark baseline).
 Long documents are processed in overlapping chunks (`chunking.py`) in bounded memory.
 """
@@ -37,6 +39,7 @@ from dataclasses import replace
 from anonymizer.detection.casing import cased_copy, mapped_back
 from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
+from anonymizer.detection.cjk_names import cjk_full_name
 from anonymizer.detection.cv_lines import cv_employers
 from anonymizer.detection.gazetteer import city_countries, city_detections, city_names
 from anonymizer.detection.idspans import classify_spans
@@ -55,6 +58,7 @@ from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import (
     MIN_SEED_SCORE,
     identifier_mentions,
+    propagate_entities,
     propagate_identifiers,
     propagate_names,
 )
@@ -78,6 +82,7 @@ STRUCTURED_OVERLAP_PENALTY = 0.5
 STRONG_RULE = 0.9
 FOREIGN_WORDS_PENALTY = 0.4
 NO_STREET_PENALTY = 0.35
+CJK_FULL_NAME_BONUS = 0.2
 RULE_CHUNK_CHARS = 200_000
 RULE_CHUNK_OVERLAP = 16_000  # longer than the longest rule match (a PEM key block)
 
@@ -258,6 +263,8 @@ def score_candidate(
         score -= STRUCTURED_OVERLAP_PENALTY  # "EIN 58" read as an address cuts "58-1458305"
     if d.category == "full person name" and _NAME_CUE.search(text, max(0, d.start - 30), d.start):
         score += 0.1
+    if d.rule_id == "person_name_caseless_script" and cjk_full_name(text[d.start : d.end]):
+        score += CJK_FULL_NAME_BONUS  # a known surname and given name: "林冠宇", "石井 稔"
     if d.source == "ner" and not agreeing and foreign_words_span(text, d):
         score -= FOREIGN_WORDS_PENALTY
     if d.rule_id == "city_gazetteer" and not agreeing and common_word_of_its_line(text, d):
@@ -963,6 +970,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         + ids_after_names(text, kept)
         + address_tail(text, kept)
         + propagate_identifiers(text, kept)
+        + propagate_entities(text, kept)
         + defined_acronyms(text, kept)
     )
 

@@ -7,13 +7,17 @@ Only confident person detections seed it, and only words that are not on the non
 months, places or particles. A word that is also common in English ("Will", "Grace", "Big")
 spreads only to mentions written exactly as the seed, capitalised; a word that is common in
 English and nobody's name ("big", "three", "salesperson"; `names.py`) does not spread at all,
-and a word common in another language and nobody's name ("Saldo") spreads only as written.
+unless the document writes it only as a name ("Rami", "Rommel": `written_as_a_name`), and a
+word common in another language and nobody's name ("Saldo") spreads only as written.
 Short and pet forms of a given name ("kev", "kevvy" of Kevin), the initials of a full name
 written in capitals ("TJ" of Tyler-James Mcbride) and a chat speaker's one-word name (even a
-common word) spread too (`name_variants`, `speaker_words`).
+common word) spread too (`name_variants`, `speaker_words`), as do a name with a case ending
+or after an elided article ("Katerynan", "Тарасе", "d'Ilyas") and a name in CJK script
+inside the words it is written in ("弟の拓海は"; `inflected_mentions`).
 Mentions are found in one pass over the document's words (`name_mentions`), not by a
 pattern compiled for every document. User names and ids found once are likewise
-found at their other exact, whole-token mentions.
+found at their other exact, whole-token mentions, and confident places and organisations at
+their other mentions written exactly so (`propagate_entities`).
 """
 
 from __future__ import annotations
@@ -23,9 +27,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
+from anonymizer.detection.cjk_names import CJK_RUN, HANGUL, cjk_name_like
 from anonymizer.detection.line_language import word_in_any_language, word_zipf
-from anonymizer.detection.names import is_common_non_name, is_known_name, known_names
-from anonymizer.detection.regex import PARTICLES, word_alternation
+from anonymizer.detection.names import (
+    COMMON_ZIPF,
+    is_common_non_name,
+    is_known_name,
+    known_names,
+    zipf,
+)
+from anonymizer.detection.regex import ORG_SUFFIX, PARTICLES, word_alternation
 from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
 from anonymizer.types import Detection
 
@@ -42,14 +53,22 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
     """(rare words, to match in any case; common words, to match exactly as written)."""
     rare: set[str] = set()
     common: set[str] = set()
+    name_like: dict[str, bool] = {}  # a word's `written_as_a_name`, read once per document
     for d in detections:
         if d.category != PERSON or d.score < MIN_SEED_SCORE:
             continue
         for word in _WORD.findall(text[d.start : d.end]):
             folded = word.casefold()
-            if len(folded) < MIN_WORD_LENGTH or folded in _NEVER:
+            cjk = CJK_RUN.fullmatch(folded) is not None
+            if len(folded) < (2 if cjk else MIN_WORD_LENGTH) or (cjk and not cjk_name_like(folded)):
+                continue
+            if folded in _NEVER:
                 continue
             if is_common_non_name(folded) and folded not in COMMON_WORD_NAMES:
+                if word not in name_like:
+                    name_like[word] = written_as_a_name(text, word)
+                if name_like[word]:
+                    common.add(word)  # "Rami", "Rommel": names missing from the name list
                 continue
             if folded in COMMON_WORD_NAMES or (
                 word_in_any_language(folded) and not is_known_name(folded)
@@ -62,6 +81,32 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
 
 
 _APOSTROPHES = "'’"
+
+# A word more frequent than this in English is a word wherever it is capitalised ("Mere",
+# "Tee"); below it, a name the name list lacks ("Rami", "Anil") is told by how it is written.
+NAME_LIKE_MAX_ZIPF = 3.5
+MIN_NAME_LIKE_LENGTH = 4  # shorter capitalised words are titles and codes ("Smt.", "Rev")
+_WORD_BEFORE = re.compile(r"([^\W\d_]+),?[ ]+$")
+
+
+def written_as_a_name(text: str, word: str) -> bool:
+    """The document writes the capitalised word only capitalised, at least once after a
+    lower-case word of its sentence ("borrow from Rami's"): a name, whatever its frequency,
+    where a word would be written in lower case somewhere ("the salesperson")."""
+    if (
+        len(word) < MIN_NAME_LIKE_LENGTH
+        or not (word[:1].isupper() and word[1:].islower())
+        or zipf(word.casefold()) >= NAME_LIKE_MAX_ZIPF
+    ):
+        return False
+    mid_sentence = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?!\w)", text, re.IGNORECASE):
+        if m.group() != word:
+            return False
+        if not mid_sentence:
+            before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+            mid_sentence = before is not None and before.group(1).islower()
+    return mid_sentence
 
 
 def _is_word_char(text: str, i: int) -> bool:
@@ -173,6 +218,88 @@ def name_mentions(text: str, rare: set[str], common: set[str]) -> list[tuple[int
     if rare:
         found += _mentions(text, _fold_same_length(text), {_fold_same_length(w) for w in rare})
     return sorted(found)
+
+
+# An article or preposition elided before a name ("d'Ilyas", "l'Anna", "dell'Aquila").
+_ELISION = re.compile(r"(?:[cdjlmnst]|qu|dell|all|nell|dall|sull)['’]")
+MIN_INFLECTED_STEM = 4
+MAX_ENDING = 3
+# Case endings of the inflecting languages a name takes without an apostrophe: Slavic
+# (Kateryny, Tarasovi, Olegiem, Тарасе, Тарасом), Finnish (Katerynan, -lle, -sta),
+# Hungarian (-nak, -val, -ban) and Turkish without the apostrophe; not "-son" (Aaronson).
+_CASE_ENDINGS = frozenset(
+    "a e i n o s t u y ą ę ä ó ú ovi evi ego emu owi iem om em ou ie ej oj"
+    " lle lla llä sta stä ssa ssä lta ltä ksi na nä aa ää an än en"
+    " nak nek val vel ban ben hoz hez höz nál nél tól től ért"
+    " ın in un ün ya ye yı yi da de ta te"
+    " а е и у ю ы я ом ем ой ей ою ею ым им ові еві".split()
+)
+
+
+def inflected_mentions(text: str, rare: set[str]) -> list[tuple[int, int]]:
+    """Mentions of the rare name words after an elided article ("d'Ilyas") or with a case
+    ending of up to three lower-case letters that makes no common word ("Katerynan",
+    "Тарасе"), and of names in Chinese, Japanese or Korean script inside the words they
+    are written in, without spaces ("弟の拓海は", "서윤이")."""
+    if not rare:
+        return []
+    folded = _fold_same_length(text)
+    tokens = {t: _inflected_part(t, rare) for t in set(_WORD.findall(folded))}
+    parts = {token: part for token, part in tokens.items() if part is not None}
+    found = []
+    for start, token in _occurrences(folded, set(parts)):
+        skip, end_trim = parts[token]
+        end = start + len(token)
+        if _starts_a_word(text, start) and _ends_a_word(text, end):
+            ending = text[end - end_trim : end]
+            if text[start + skip].isupper() and ending == ending.lower():
+                found.append((start + skip, end))  # "Katerynan", not "małoletnich"
+    return found + _cjk_mentions(text, {w for w in rare if CJK_RUN.fullmatch(w)})
+
+
+def _occurrences(haystack: str, words: set[str]) -> list[tuple[int, str]]:
+    """(offset, word) of every occurrence of the words: each found by `str.find` within
+    `FIND_BUDGET`, else in one pass of their alternation (the longest word at an offset)."""
+    if not words:
+        return []
+    if len(words) * len(haystack) > FIND_BUDGET:
+        pattern = re.compile(f"(?=({word_alternation(frozenset(words))}))")
+        return [(m.start(), m.group(1)) for m in pattern.finditer(haystack)]
+    found = []
+    for word in words:
+        start = haystack.find(word)
+        while start >= 0:
+            found.append((start, word))
+            start = haystack.find(word, start + 1)
+    return found
+
+
+def _inflected_part(token: str, rare: set[str]) -> tuple[int, int] | None:
+    """(characters of an elided article to skip, length of the case ending) where the token
+    is a rare name word so written; None otherwise (or when it is the word itself)."""
+    skip = 0
+    elided = _ELISION.match(token)
+    if elided and elided.end() < len(token):
+        skip = elided.end()
+        if token[skip:] in rare:
+            return skip, 0
+    word = token[skip:]
+    for k in range(1, MAX_ENDING + 1):
+        stem = word[:-k]
+        if len(stem) >= MIN_INFLECTED_STEM and stem in rare and word[-k:] in _CASE_ENDINGS:
+            if not word_in_any_language(word) and zipf(word) < COMMON_ZIPF:
+                return skip, k
+    return None
+
+
+def _cjk_mentions(text: str, words: set[str]) -> list[tuple[int, int]]:
+    """Every occurrence of the names written in CJK script inside longer runs ("弟の拓海は"),
+    in Korean at the start of a word (before its particle: "서윤이")."""
+    return [
+        (start, start + len(word))
+        for start, word in _occurrences(text, words)
+        if start == 0 or not (HANGUL.match(word) and HANGUL.match(text, start - 1))
+    ]
 
 
 # Endings of English and Irish pet forms built on a name's first letters ("kev" -> "kevvy",
@@ -343,6 +470,7 @@ def propagate_names(
     rare, common = name_words(text, detections)
     rare |= speaker_words(text, speakers)
     spans = name_mentions(text, rare, common) if rare or common else []
+    spans += inflected_mentions(text, rare)
     variant_rare, variant_written = name_variants(text, detections)
     if variant_rare or variant_written:
         spans += [
@@ -362,6 +490,57 @@ def propagate_names(
         )  # fmt: skip
         for start, end in sorted(set(spans))
     ]
+
+
+_ENTITIES = frozenset({"location", "organization"})
+MIN_ENTITY_SEED = 0.75  # above the model alone on an organisation ("EcoCash", "Policie")
+ENTITY_WORD_MAX_ZIPF = 3.5  # a capitalised word this common starts sentences ("Reading", "Bath")
+_ORG_CORE = re.compile(rf"(.+?)[ ,]+{ORG_SUFFIX}")
+
+
+def propagate_entities(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """Every other mention, written exactly so, of a place or organisation kept with
+    confidence ("Kasachstan" named again three paragraphs on), and of an organisation's name
+    without its legal form or kind ("Lloyds" of "Lloyds Bank")."""
+    seeds: dict[str, Detection] = {}
+    for d in kept:
+        if d.category in _ENTITIES and d.score >= MIN_ENTITY_SEED:
+            surface = text[d.start : d.end]
+            core = _ORG_CORE.fullmatch(surface) if d.category == "organization" else None
+            for form in (surface, core.group(1) if core else ""):
+                if _spreads_as_written(form):
+                    seeds.setdefault(form, d)
+    if not seeds:
+        return []
+    spans = {(d.start, d.end) for d in kept}
+    return [
+        replace(
+            seeds[text[start:end]],
+            start=start,
+            end=end,
+            source="propagation",
+            score=PROPAGATED_SCORE,
+            rule_id="entity_propagation",
+        )
+        for start, end in identifier_mentions(text, set(seeds))
+        if (start, end) not in spans
+    ]
+
+
+def _spreads_as_written(form: str) -> bool:
+    """A name, not a word that a sentence may start with: several words, a rare capitalised
+    word, or an abbreviation in capitals that is no common one ("TX", not "OK")."""
+    words = _WORD.findall(form)
+    if not words or form != form.strip() or "\n" in form or not form[:1].isupper():
+        return False
+    if len(words) > 1:
+        return True
+    word = words[0].casefold()
+    if word in _NEVER or word in _NOT_INITIALS:
+        return False
+    if len(word) < MIN_WORD_LENGTH:
+        return False  # "PA", "MA": a state, or a licence's issuer, a board, a word
+    return words[0].isupper() or zipf(word) < ENTITY_WORD_MAX_ZIPF
 
 
 _REPEATED = frozenset({"handle", "internal id", "reference id", "secret", "national id"})

@@ -278,3 +278,149 @@ def test_initials_written_by_a_number_or_as_a_clinical_abbreviation_are_not_name
     )
     names = ("Tyler-James Mcbride", "Helen Byrne", "Brian Doyle")
     assert new_mentions(text, [person(text, n) for n in names]) == []
+
+
+def entity(text: str, surface: str, category: str, score: float = 0.8) -> Detection:
+    start = text.index(surface)
+    return Detection(start, start + len(surface), category, placeholder_for(category), "t", score)
+
+
+def test_a_name_missing_from_the_name_list_spreads_where_it_is_only_written_as_a_name() -> None:
+    # "Rami" and "Rommel" are frequent enough in English text to look like words
+    text = "Nour & Rami - wedding planning\nSamir can borrow from Rami's brother."
+    found = propagate_names(text, [person(text, "Rami")])
+    assert surfaces(text, found) == ["Rami", "Rami"]
+
+
+@pytest.mark.parametrize(
+    "text, seed",
+    [
+        # written in lower case elsewhere: a word
+        (
+            "Salesperson: Tom\nThe salesperson at the desk was kind. Ask Salesperson Kim.",
+            "Salesperson",
+        ),
+        # never after a lower-case word: no sign it is a name rather than a heading
+        ("Salesperson\nSalesperson of the month: Kim Lee", "Salesperson"),
+        ("Visited Mrs. Smt Rao. The form says Smt in full.", "Smt"),  # too short: a title
+        ("Mere came in. She said Mere is her name.", "Mere"),  # too frequent in English
+    ],
+)
+def test_a_frequent_word_that_is_not_written_only_as_a_name_does_not_spread(
+    text: str, seed: str
+) -> None:
+    assert propagate_names(text, [person(text, seed)]) == []
+
+
+@pytest.mark.parametrize(
+    "text, seed, expected",
+    [
+        (
+            "Kateryna Bondar starts.\n- Katerynan kulkukortti hävisi.",
+            "Kateryna Bondar",
+            ["Katerynan"],
+        ),
+        ("Тарас Коваль прийшов. Тарасе, привіт!", "Тарас Коваль", ["Тарасе"]),
+        (
+            "Ilyas Amrani (15 ans)\n- attestation de fréquentation d'Ilyas",
+            "Ilyas Amrani",
+            ["Ilyas"],
+        ),
+        ("Oleg Savchuk, a co z Olegiem?", "Oleg Savchuk", ["Olegiem"]),
+    ],
+)
+def test_a_name_with_a_case_ending_or_after_an_elided_article_is_redacted(
+    text: str, seed: str, expected: list[str]
+) -> None:
+    assert new_mentions(text, [person(text, seed)]) == expected
+
+
+@pytest.mark.parametrize(
+    "text, seed",
+    [
+        ("Aaron Sato called; Aaronson is someone else.", "Aaron Sato"),  # no case ending
+        ("Pari Shah flew to Paris.", "Pari Shah"),  # the longer word is a word
+        ("Małoletni Nowak\nna rzecz małoletnich dzieci", "Małoletni Nowak"),  # lower case
+        ("Kateryna Bondar\nKaterynastraße 4", "Kateryna Bondar"),  # a longer ending
+    ],
+)
+def test_longer_words_that_are_no_inflection_of_the_name_are_not_redacted(
+    text: str, seed: str
+) -> None:
+    assert new_mentions(text, [person(text, seed)]) == []
+
+
+def test_names_in_cjk_script_are_found_inside_the_words_they_are_written_in() -> None:
+    text = (
+        "拓海's fiancée.\n弟の拓海は26歳。\n[카카오톡] 서윤 어머님\n쌤 서윤이 수업\n어서윤 어머님께"
+    )
+    seeds = [person(text, "拓海"), person(text, "서윤 어머님")]
+    # "어머님" (mother) came with a wrong span: a word, not spread; "서윤" inside "어서윤"
+    # is no name (Korean names start a word, before their particle)
+    assert new_mentions(text, seeds) == ["拓海", "서윤"]
+
+
+def test_a_cjk_name_that_is_also_a_frequent_word_is_not_spread_inside_words() -> None:
+    text = "王建国先生\n建国记念日は休みです。"
+    assert new_mentions(text, [person(text, "建国")]) == []
+
+
+def test_confident_places_and_organisations_are_redacted_at_their_other_mentions() -> None:
+    text = (
+        "über die Grenze nach Kasachstan. Dann hatte ich Angst, dass Kasachstan mich "
+        "ausliefert.\nPaid by Lloyds Bank. Lloyds called; DIGI SPAIN TELECOM (cliente 1)\n"
+        "17/03 DIGI SPAIN TELECOM 650,00"
+    )
+    kept = [
+        entity(text, "Kasachstan", "location", 0.75),
+        entity(text, "Lloyds Bank", "organization", 0.9),
+        entity(text, "DIGI SPAIN TELECOM", "organization", 0.9),
+    ]
+    found = propagation.propagate_entities(text, kept)
+    assert [(text[d.start : d.end], d.category) for d in found] == [
+        ("Kasachstan", "location"),
+        ("Lloyds", "organization"),
+        ("DIGI SPAIN TELECOM", "organization"),
+    ]
+    assert all(d.source == "propagation" for d in found)
+
+
+@pytest.mark.parametrize(
+    "text, surface, category, score",
+    [
+        ("Paid via EcoCash. EcoCash to 0774", "EcoCash", "organization", 0.7),  # model alone
+        ("Clarks Summit, PA 18411. PA tag LKT-4928", "PA", "location", 0.95),  # two letters
+        ("She lives in Reading.\nReading the file, I saw", "Reading", "location", 0.9),
+        ("moved to reading. then reading more", "reading", "location", 0.9),  # lower case
+    ],
+)
+def test_weak_short_or_common_word_places_are_not_spread(
+    text: str, surface: str, category: str, score: float
+) -> None:
+    assert propagation.propagate_entities(text, [entity(text, surface, category, score)]) == []
+
+
+def test_the_default_detector_redacts_every_mention_of_a_place_it_found_once() -> None:
+    text = (
+        "F: Was geschah dann?\nA: Ich fuhr mit dem Bus nach Kasachstan und blieb ein Jahr.\n"
+        "Dann hatte ich Angst, dass Kasachstan mich ausliefert."
+    )
+    found = [d for d in CombinedDetector().detect(text) if d.category == "location"]
+    for mention in re.finditer("Kasachstan", text):
+        assert any(d.start <= mention.start() and mention.end() <= d.end for d in found)
+
+
+def test_inflected_and_cjk_mentions_are_the_same_in_one_pass_as_found_one_by_one(
+    monkeypatch,
+) -> None:
+    text = (
+        "Kateryna Bondar, Katerynan kortti; Katerynalle soitto. katerynan ei.\n"
+        "d'Ilyas, l'Ilyas, Ilyasta. 弟の拓海は。拓海拓海. 서윤이 어서윤"
+    )
+    rare = {"kateryna", "ilyas", "拓海", "서윤"}
+    by_find = sorted(propagation.inflected_mentions(text, rare))
+    monkeypatch.setattr(propagation, "FIND_BUDGET", 0)
+    assert sorted(propagation.inflected_mentions(text, rare)) == by_find
+    assert [text[a:b] for a, b in by_find] == [
+        "Katerynan", "Katerynalle", "Ilyas", "Ilyas", "Ilyasta", "拓海", "拓海", "拓海", "서윤",
+    ]  # fmt: skip
