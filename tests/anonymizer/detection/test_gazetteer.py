@@ -56,16 +56,24 @@ def test_code_names_honorifics_common_words_and_other_casings_are_not_cities(tex
         ),
         ("Uned 4, Tŷ Glas Court, Llansamlet, Abertawe / Swansea SA7 9FG", ["Abertawe", "Swansea"]),
         ("Поїхала до Москва-Сіті? Ні, у Москва", ["Москва"]),
+        (
+            "70042 Mola di Bari (BA) – Italia",
+            ["Mola di Bari", "Italia"],
+        ),  # a country, in its own language
+        (
+            "mit dem Bus nach Kasachstan, Übergang Orenburg–Aqtobe",
+            ["Kasachstan", "Orenburg", "Aqtobe"],
+        ),
     ],
 )
-def test_a_large_city_is_found_by_its_name_in_other_languages(
+def test_a_large_city_or_a_country_is_found_by_its_name_in_other_languages(
     text: str, expected: list[str]
 ) -> None:
     assert cities(text) == expected
 
 
 def test_other_names_of_cities_that_are_codes_words_or_people_s_names_are_not_listed() -> None:
-    assert not {"MOW", "mskw", "Deal", "Mobile"} & city_names()  # a code, lower case, words
+    assert not {"MOW", "mskw", "Deal", "Mobile", "Centre", "KAZ"} & city_names()
     assert not _keep_exonym("Florencia")  # a given name (and a Colombian city's own name)
     assert _keep_exonym("Jerewan") and not _keep_exonym("Market")
 
