@@ -244,34 +244,19 @@ def inflected_mentions(text: str, rare: set[str]) -> list[tuple[int, int]]:
     if not rare:
         return []
     folded = _fold_same_length(text)
-    tokens = {t: _inflected_part(t, rare) for t in set(_WORD.findall(folded))}
-    parts = {token: part for token, part in tokens.items() if part is not None}
+    parts = {token: _inflected_part(token, rare) for token in set(_WORD.findall(folded))}
     found = []
-    for start, token in _occurrences(folded, set(parts)):
-        skip, end_trim = parts[token]
-        end = start + len(token)
+    for match in _WORD.finditer(folded):  # one pass, however many names and forms
+        part = parts[match.group()]
+        if part is None:
+            continue
+        skip, end_trim = part
+        start, end = match.span()
         if _starts_a_word(text, start) and _ends_a_word(text, end):
             ending = text[end - end_trim : end]
             if text[start + skip].isupper() and ending == ending.lower():
                 found.append((start + skip, end))  # "Katerynan", not "małoletnich"
     return found + _cjk_mentions(text, {w for w in rare if CJK_RUN.fullmatch(w)})
-
-
-def _occurrences(haystack: str, words: set[str]) -> list[tuple[int, str]]:
-    """(offset, word) of every occurrence of the words: each found by `str.find` within
-    `FIND_BUDGET`, else in one pass of their alternation (the longest word at an offset)."""
-    if not words:
-        return []
-    if len(words) * len(haystack) > FIND_BUDGET:
-        pattern = re.compile(f"(?=({word_alternation(frozenset(words))}))")
-        return [(m.start(), m.group(1)) for m in pattern.finditer(haystack)]
-    found = []
-    for word in words:
-        start = haystack.find(word)
-        while start >= 0:
-            found.append((start, word))
-            start = haystack.find(word, start + 1)
-    return found
 
 
 def _inflected_part(token: str, rare: set[str]) -> tuple[int, int] | None:
@@ -292,14 +277,30 @@ def _inflected_part(token: str, rare: set[str]) -> tuple[int, int] | None:
     return None
 
 
+MAX_CJK_NAME = 6  # longer runs are spans the model read wrongly, not names
+
+
 def _cjk_mentions(text: str, words: set[str]) -> list[tuple[int, int]]:
     """Every occurrence of the names written in CJK script inside longer runs ("弟の拓海は"),
-    in Korean at the start of a word (before its particle: "서윤이")."""
-    return [
-        (start, start + len(word))
-        for start, word in _occurrences(text, words)
-        if start == 0 or not (HANGUL.match(word) and HANGUL.match(text, start - 1))
-    ]
+    in Korean at the start of a word (before its particle: "서윤이"): the longest name at
+    each offset of each run, in one pass over the runs."""
+    words = {w for w in words if len(w) <= MAX_CJK_NAME}
+    if not words:
+        return []
+    lengths = sorted({len(w) for w in words}, reverse=True)
+    firsts = {w[0] for w in words}
+    found = []
+    for run in CJK_RUN.finditer(text):
+        for start in range(run.start(), run.end() - 1):
+            if text[start] not in firsts:
+                continue
+            if start > run.start() and HANGUL.match(text, start) and HANGUL.match(text, start - 1):
+                continue  # inside a Korean word, not at its start
+            for length in lengths:
+                if start + length <= run.end() and text[start : start + length] in words:
+                    found.append((start, start + length))
+                    break
+    return found
 
 
 # Endings of English and Irish pet forms built on a name's first letters ("kev" -> "kevvy",
