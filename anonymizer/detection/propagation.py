@@ -530,7 +530,8 @@ def propagate_entities(text: str, kept: Sequence[Detection]) -> list[Detection]:
 
 def _spreads_as_written(form: str) -> bool:
     """A name, not a word that a sentence may start with: several words, a rare capitalised
-    word, or an abbreviation in capitals that is no common one ("TX", not "OK")."""
+    word, or an abbreviation of three capitals or more that is no common one ("KZN"; not
+    "PA", a state or a licence's issuer, nor "NHS")."""
     words = _WORD.findall(form)
     if not words or form != form.strip() or "\n" in form or not form[:1].isupper():
         return False
