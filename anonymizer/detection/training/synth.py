@@ -503,6 +503,7 @@ class SynthGenerator:
         if locale not in self._fakers:
             fake = self._faker_cls(locale)
             fake.seed_instance(self._seed * 7919 + len(self._fakers))
+            _sort_city_lists(fake)
             self._fakers[locale] = fake
         return self._fakers[locale]
 
@@ -1613,6 +1614,15 @@ GENRES: dict[str, tuple[int, Callable[[SynthGenerator, DocBuilder, list[Person]]
     "community": (8, _community),
     "breadth": (14, _breadth),
 }
+
+
+def _sort_city_lists(fake: Any) -> None:
+    """Sort the providers' city lists: some are built from a set (Faker's it_IT), whose order
+    changes with PYTHONHASHSEED, so a seed gave other documents in every process."""
+    for provider in fake.providers:
+        cities = getattr(provider, "cities", None)
+        if isinstance(cities, list):
+            provider.cities = sorted(cities)
 
 
 def generate(n: int, seed: int) -> list[dict[str, Any]]:
