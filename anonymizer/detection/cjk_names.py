@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
-from anonymizer.detection.line_language import CJK_LANGUAGES, word_zipf
+from anonymizer.detection.line_language import word_zipf
 from anonymizer.detection.names import known_names
+from anonymizer.detection.regex import CJK
 
-_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+CJK_LANGUAGES = ("ja", "ko", "zh")  # word lists read only for runs in these scripts
+_CJK = f"[{CJK}]"
 CJK_RUN = re.compile(f"{_CJK}{{2,}}")
 _CJK_WORD = re.compile(f"{_CJK}+")
 HANGUL = re.compile(r"[\uac00-\ud7af]")

@@ -16,11 +16,6 @@ from functools import cache, lru_cache
 from anonymizer.detection.names import is_known_name
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "tr", "fil", "id", "sv", "da", "ro")
-CJK_LANGUAGES = (
-    "ja",
-    "ko",
-    "zh",
-)  # looked up for words in their scripts only (not loaded up front)
 COMMON_ZIPF = 3.5  # a word this frequent in the line's language is a common word there
 MIN_WORDS = 3
 MAX_WORDS = 24

@@ -244,10 +244,13 @@ def inflected_mentions(text: str, rare: set[str]) -> list[tuple[int, int]]:
     if not rare:
         return []
     folded = _fold_same_length(text)
-    parts = {token: _inflected_part(token, rare) for token in set(_WORD.findall(folded))}
+    parts: dict[str, tuple[int, int] | None] = {}  # each distinct token read once
     found = []
     for match in _WORD.finditer(folded):  # one pass, however many names and forms
-        part = parts[match.group()]
+        token = match.group()
+        if token not in parts:
+            parts[token] = _inflected_part(token, rare)
+        part = parts[token]
         if part is None:
             continue
         skip, end_trim = part
