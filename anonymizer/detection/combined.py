@@ -41,7 +41,12 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.cjk_names import cjk_full_name
 from anonymizer.detection.cv_lines import cv_employers
-from anonymizer.detection.gazetteer import city_countries, city_detections, city_names
+from anonymizer.detection.gazetteer import (
+    SMALL_PLACE_RULE,
+    city_countries,
+    city_detections,
+    city_names,
+)
 from anonymizer.detection.idspans import classify_spans
 from anonymizer.detection.learned import NOT_PII_SOURCE, LearnedNerDetector
 from anonymizer.detection.line_language import (
@@ -74,6 +79,10 @@ from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
 THRESHOLD = 0.5
+# Rules whose context says the word is a name, whatever it means elsewhere: "Mere (goes by
+# Mez)", "Tendai (Tee to all of us)".
+_NAMED_BY_ITS_CONTEXT = frozenset({"person_before_nickname", "person_nickname_in_brackets"})
+_GAZETTEER_RULES = frozenset({"city_gazetteer", SMALL_PLACE_RULE})
 WEAK_RULE = 0.7  # rules below this confidence need the model's agreement
 WEAK_ALONE_PENALTY = 0.15
 COUNTER_EVIDENCE_PENALTY = 0.3
@@ -171,6 +180,7 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         d.category == "full person name"
         and words
         and all(map(is_common_non_name, words))
+        and d.rule_id not in _NAMED_BY_ITS_CONTEXT
         and not chat_speaker(text, d)
     ):
         penalty += 0.35
@@ -267,7 +277,7 @@ def score_candidate(
         score += CJK_FULL_NAME_BONUS  # a known surname and given name: "林冠宇", "石井 稔"
     if d.source == "ner" and not agreeing and foreign_words_span(text, d):
         score -= FOREIGN_WORDS_PENALTY
-    if d.rule_id == "city_gazetteer" and not agreeing and common_word_of_its_line(text, d):
+    if d.rule_id in _GAZETTEER_RULES and not agreeing and common_word_of_its_line(text, d):
         score -= FOREIGN_WORDS_PENALTY
     if d.source == "ner" and not agreeing and not_a_street_line(text, d):
         score -= NO_STREET_PENALTY
@@ -503,7 +513,7 @@ _TITLE_WORDS = frozenset(
     " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
     " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
     " agent sirs madam madame".split()
-)
+) | frozenset("오전 오후 午前 午後 上午 下午".split())  # a chat line's "한도윤 오후 9:20": AM, PM
 _NON_SPACE = re.compile(r"\S+")
 
 
@@ -965,7 +975,12 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
             kept.append(replace(d, score=round(min(score, 0.99), 3)))
     return (
         kept
-        + propagate_names(text, kept, common_word_speakers(text, kept))
+        + propagate_names(
+            text,
+            kept,
+            common_word_speakers(text, kept),
+            [d for d in kept if d.rule_id in _NAMED_BY_ITS_CONTEXT],
+        )
         + ages_after_names(text, kept)
         + ids_after_names(text, kept)
         + address_tail(text, kept)

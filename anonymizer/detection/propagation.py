@@ -465,14 +465,24 @@ def speaker_words(text: str, speakers: Iterable[Detection]) -> set[str]:
 
 
 def propagate_names(
-    text: str, detections: list[Detection], speakers: Iterable[Detection] = ()
+    text: str,
+    detections: list[Detection],
+    speakers: Iterable[Detection] = (),
+    named: Iterable[Detection] = (),
 ) -> list[Detection]:
     """Detections for other occurrences of known name words (and of the words of
-    `speakers`, chat speakers whatever the words mean elsewhere), and of their short forms
-    and initials (`name_variants`) standing as a token of their own (not "olu" of an
-    address "olu.bankole@..."); the input is not repeated."""
+    `speakers`, chat speakers whatever the words mean elsewhere, and of `named`, one-word
+    names their context proves, as written), and of their short forms and initials
+    (`name_variants`) standing as a token of their own (not "olu" of an address
+    "olu.bankole@..."); the input is not repeated."""
     rare, common = name_words(text, detections)
     rare |= speaker_words(text, speakers)
+    common |= {
+        word
+        for d in named
+        for word in _WORD.findall(text[d.start : d.end])
+        if len(word) >= MIN_WORD_LENGTH and word.casefold() not in _NEVER
+    }
     spans = name_mentions(text, rare, common) if rare or common else []
     spans += inflected_mentions(text, rare)
     variant_rare, variant_written = name_variants(text, detections)

@@ -565,6 +565,35 @@ def refine_name_run(text: str, start: int, end: int) -> tuple[int, int] | None:
 _DOTTED_INITIAL = re.compile(r"[^\W\d_]\.")
 
 
+def refine_cjk_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name at the end of a CJK run written before a title ("人事部佐藤" before 課長 gives
+    佐藤): its longest tail of two to four characters that is a known name and no frequent
+    word, or a known surname and given name; None when no tail is."""
+    from anonymizer.detection.cjk_names import cjk_full_name, cjk_name_like
+
+    names = known_names()
+    for offset in range(max(start, end - 4), end - 1):
+        tail = text[offset:end]
+        if (tail in names and cjk_name_like(tail)) or cjk_full_name(tail):
+            return offset, end
+    return None
+
+
+_NICKNAME = re.compile(r"[A-Z][a-z][\w'’-]{0,19}")
+NICKNAME_MAX_ZIPF = 4.5  # "tee" 3.8 is a nickname before "to all of us"; "thanks" 5.4 is not
+
+
+def _nickname_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The nickname inside a bracketed match of `person_nickname_in_brackets` (its first
+    capitalised word after the cue, or the word before "to all of us")."""
+    inner = text[start + 1 : end]
+    cue = re.match(r"(?:goes[ ]by|nicknamed)[ ]+", inner)
+    name = _NICKNAME.search(inner, cue.end() if cue else 0)
+    if name is None or (not cue and zipf(name.group().casefold()) >= NICKNAME_MAX_ZIPF):
+        return None  # "(Thanks to everyone)"
+    return start + 1 + name.start(), start + 1 + name.end()
+
+
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     """A name after a title or role word: drop trailing non-name words; reject a non-name."""
     tokens = _tokens(text, start, end)
@@ -1396,8 +1425,12 @@ _CITY_STATE_ZIP = _c(
     rf"({CAP_FIRST}{CAP_REST}(?:[ ]{CAP_WORD}){{0,2}}),?[ ]+({US_STATES})[ ]+(\d{{5}}(?:-\d{{4}})?)"
     r"(?![\w-])"
 )
+_HU_MONTH = (
+    "(?:január|február|március|április|május|június|július|augusztus|szeptember|október"
+    "|november|december)"
+)
 _TYPED_STREET = _c(
-    rf"(?<![\w])(?i:rue|calle|c/|avenida|avda\.|paseo|carrer|camino|ronda|travesía|glorieta"
+    rf"(?<![\w])(?i:rue|calle|c/|avenida|avda\.|av\.|paseo|carrer|camino|ronda|travesía|glorieta"
     rf"|viale|piazza|corso|vicolo|contrada|strada|rua|praça|travessa|alameda|estrada|ulica|ul\."
     rf"|aleja|plac|ул\.|улица|пр\.|просп\.|проспект|пер\.|переулок|ш\.|шоссе|наб\.|бул\.|пл\."
     rf"|вул\.|вулиця|шосе|площа|провулок|бульвар|проспект"
@@ -1511,6 +1544,8 @@ _PERSON_NOUNS = (
     "|colleague|friend|neighbou?r|patient|client|customer|boyfriend|girlfriend|partner|husband"
     "|wife|mother|father|mum|dad|son|daughter|grandmother|grandfather|parents?|immigrant"
     "|migrant|refugee|asylum[ ]seeker|tourist|visitor|national|lad|youth|teenager|child|kid"
+    "|member(?![ ](?:states?|countr(?:y|ies)|nations?|banks?|firms?|organi[sz]ations?))|guest"
+    "|passenger|employee|convert|appearance|complexion"
     "|baby|pensioner|community|descent|heritage|origin|background|ancestry"
 )
 # Words that end the nationality's phrase ("he prefers English but his wife ...").
@@ -2659,6 +2694,31 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "court_case_signature",
+        "reference id",
+        _c(
+            r"(?<![\w/.-])[IVX]{1,4}[ ][A-Z][A-Za-z]{0,3}(?:[ ][A-Z][a-z]{0,2})?[ ]\d{1,6}/\d{2}"
+            r"(?:\d{2})?(?![\w/])"
+        ),
+        MEDIUM,
+        "a court file number: division, register and number/year (III RC 412/24, XV C 1187/20, "
+        "I ACa 523/19), as Polish and Czech courts write them",
+        requires=("/",),
+    ),
+    Rule(
+        "invoice_number_br",
+        "reference id",
+        _c(
+            r"(?:(?i:\bnota[ ]fiscal)|\bNFS?-?e\b|\bNF\b)[ ]?(?:n[º°o]\.?[ ]?)?"
+            r"(\d{1,3}(?:\.\d{3}){1,3}|\d{3,9})(?![\w.,/])"
+        ),
+        MEDIUM,
+        "a Brazilian invoice's number: nota fiscal 004.518, NF-e 12345",
+        group=1,
+        validate=_id_value,
+        anchors=("nota fiscal", "nf"),
+    ),
+    Rule(
         "reference_id",
         "reference id",
         _c(
@@ -2670,8 +2730,10 @@ RULES: tuple[Rule, ...] = (
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
-            r"|job|issue|bug|report|dispute|URN|CRN|conf\.)(?:[ ](?:id|number|no\.?|num|#|code"
-            r"|ref(?:erence)?))?)" + KEY_SEP + ID_VALUE.replace("{min}", "3")
+            r"|job|issue|bug|report|dispute|URN|CRN|FIR\b|conf\.)"
+            r"(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
+            + KEY_SEP
+            + ID_VALUE.replace("{min}", "3")
         ),
         MEDIUM,
         "reference after ticket/case/order/invoice/ref keywords",
@@ -2699,6 +2761,7 @@ RULES: tuple[Rule, ...] = (
             "rechnung",
             "auftrag",
             "aktenzeichen",
+            "fir",
             "cas",
             "visit",
             "rx",
@@ -2907,13 +2970,19 @@ RULES: tuple[Rule, ...] = (
         "date",
         _c(
             r"(?i:(?:ngày[ ])?\d{1,2}[ ]tháng[ ]\d{1,2}(?:[ ]năm[ ]\d{4})?"
-            r"|\d{4}\.[ ](?:január|február|március|április|május|június|július|augusztus"
-            r"|szeptember|október|november|december)[ ]\d{1,2}\.?)"
+            rf"|\d{{4}}\.[ ]{_HU_MONTH}[ ]\d{{1,2}}\.?"
+            rf"|{_HU_MONTH}[ ]\d{{1,2}}(?:\.|-(?:án|én|ig|tól|től|ától|étől|i|a|e)\b)(?!\d))"
         ),
         MEDIUM,
-        "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5.",
+        "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5., április 25-én",
         trigger=Trigger(
-            _c(r"tháng|\d{4}\.[ ](?:jan|feb|már|ápr|máj|jún|júl|aug|sze|okt|nov|dec)"), 12, 30
+            _c(
+                r"tháng|\d{4}\.[ ](?:jan|feb|már|ápr|máj|jún|júl|aug|sze|okt|nov|dec)"
+                r"|(?i:január|február|március|április|május|június|július|augusztus|szeptember"
+                r"|október)|(?<![\w])(?:november|december)[ ]\d"
+            ),
+            12,
+            30,
         ),
     ),
     Rule(
@@ -3167,7 +3236,8 @@ RULES: tuple[Rule, ...] = (
             rf"|damm|ufer|chaussee|steig|pfad|markt|straat|laan|baan|gracht|plein|kade|dijk"
             rf"|singel|vej|gade|gatan|vägen|gränd|torget|väg|veien|gata|katu|tie)(?:[ ]+|(?<=\.))"
             rf"\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}}[a-zA-Z]?)?(?![\w])"
-            rf"|[\w'’-]{{1,40}}[ ](?:út|utca|tér|körút|sor|ulice|náměstí|třída)"
+            rf"|[\w'’-]{{1,40}}[ ](?:út|utca|tér|körút|sugárút|fasor|rakpart|sor|ulice|náměstí"
+            rf"|třída)"
             rf"[ ]\d{{1,4}}(?:[/.]\d{{1,4}})?\.?(?![\w]))"
         ),
         MEDIUM,
@@ -3186,6 +3256,7 @@ RULES: tuple[Rule, ...] = (
             "c/",
             "avenida",
             "avda.",
+            "av.",
             "paseo",
             "carrer",
             "camino",
@@ -3238,6 +3309,18 @@ RULES: tuple[Rule, ...] = (
             "largo",
             "route",
         ),
+    ),
+    Rule(
+        "floor_and_door",
+        "street address",
+        _c(
+            r"(?<![\w/.,º-])\d{1,2}[ºª][ ]?(?:[A-H](?![\w-])|(?:izq(?:uierda|da)?|dcha|der(?:echa)?"
+            r"|centro|ctro)\b\.?)|(?i:\bbajo[ ](?:izquierda|derecha|izq|dcha)\b)"
+        ),
+        MEDIUM,
+        "a Spanish floor and door, which locate a flat inside its building: 2ºA, 3º B, 4º izq., "
+        "bajo derecha",
+        requires=("º", "ª", "bajo"),
     ),
     Rule(
         "po_box",
@@ -3762,7 +3845,9 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:door|gate|key[ ]?safe|keysafe|lock[ ]?box|lockbox|alarm|entry|access"
             r"|building|one-time|verification|security|otp|sms|caja[ ]de[ ]llaves|porte|portail"
             r"|tür)[ ]?(?:code|pin|passcode|c[oó]digo|cod[ie])?(?:[ ](?:is|was|:)|[:=]|[ ]de"
-            r"[^\n:]{0,40}:|[ ]for[^\n:]{0,40}(?:is|:))(?:[ ]still|[ ]now)?[ ]*)"
+            r"[^\n:]{0,40}:|[ ](?:for|para|pour|per|für)[^\n:]{0,40}(?:is|:))"
+            r"(?:[ ]still|[ ]now)?[ ]*|\b(?i:alarm|key[ ]?safe|keysafe|lock[ ]?box|lockbox)[ ]"
+            r"(?!(?:19|20)\d\d(?!\d))(?=\d{4,8}(?![\w.,/:-])))"
             r"([0-9A-Z]{3,8}(?:[ ][0-9]{3})?)(?![\w-])"
         ),
         MEDIUM,
@@ -4516,6 +4601,18 @@ RULES: tuple[Rule, ...] = (
         "a number with a unit that only ages take: 64 yaşında, 35 tuổi, 3歳, 12살, 7 taong gulang",
         validate=_age_valid,
         trigger=Trigger(_c(r"(?i:yaşında|tuổi|gulang)|[歳岁歲살]"), 8, 8),
+        # the prefilter reads the CJK units as '?' and would try the trigger at every
+        # non-ASCII character; a substring test first skips the texts without one
+        requires=("yaşında", "tuổi", "gulang", "歳", "岁", "歲", "살"),
+    ),
+    Rule(
+        "age_greek",
+        "age",
+        _c(r"(?<![0-9A-Za-z.,])\d{1,3}[ ]?ετών(?![\w])"),
+        MEDIUM,
+        "a number of years in the genitive, which Greek writes for ages: 17 ετών",
+        validate=_age_valid,
+        requires=("ετών",),  # only in Greek text: the prefilter reads these letters as '?'
     ),
     Rule(
         "age_have_years",
@@ -4526,20 +4623,36 @@ RULES: tuple[Rule, ...] = (
             r"|cuenta[ ]con|tienes|tenía|tenia|cumple|cumplió|cumplio|cumplirá|ho|ha|hai|aveva"
             r"|avevo|compie"
             r"|tenho|tem|tinha|completou|mam|ma|miał|miała|skończył|skończyła|мне|ему|ей"
-            r"|исполнилось|ich[ ]bin|er[ ]ist|sie[ ]ist|ik[ ]ben|hij[ ]is|zij[ ]is)[ ])"
-            r"(\d{1,3}[ ](?:ans|años|anni|anos|lat|lata|год|года|лет|jahre[ ]alt|jaar[ ]oud"
-            r"|(?:jahre|jaar)(?=[ ]?[.,;!?)]|[ ]*$)))(?![\w'’]|[ ](?:de(?![ ]edad)|d['’]|di|da"
-            r"|ago|temu|назад|stażu|doświadczenia|стажа|in|que|che)\b)",
+            r"|исполнилось|ich[ ]bin|er[ ]ist|sie[ ]ist|ik[ ]ben|hij[ ]is|zij[ ]is|w[ ]wieku"
+            r"|er|är|blir|ble|fyller|fyllde|fylte)[ ])"
+            r"(\d{1,3}[ ](?:ans|años|anni|anos|lat|lata|roku|год|года|лет|jahre[ ]alt|jaar[ ]oud"
+            r"|år(?:[ ]gam(?:mel|mal|le))?|(?:jahre|jaar)(?=[ ]?[.,;!?)]|[ ]*$)))(?![\w'’]|[ ]"
+            r"(?:de(?![ ]edad)|d['’]|di|da|ago|temu|назад|stażu|doświadczenia|стажа|in|que|che"
+            r"|siden|sedan|sidan)\b)",
             re.IGNORECASE,
         ),
         MEDIUM,
         "an age after 'has' in other languages: il a 45 ans, tiene 12 años, ha 27 anni, "
-        "ma 19 lat, ему 54 года, ich bin 32 Jahre alt (not 'de experiencia', not 'ago')",
+        "ma 19 lat, ему 54 года, ich bin 32 Jahre alt, w wieku 1 roku, hun er 9 år (not 'de "
+        "experiencia', not 'ago')",
         group=1,
         validate=_age_valid,
         trigger=Trigger(
-            _c(r"(?i)\d[ ](?:ans|años|anni|anos|lata?|года?|лет|jahre|jaar)\b"), 40, 12
+            _c(r"(?i)\d[ ](?:ans|años|anni|anos|lata?|roku|года?|лет|jahre|jaar|år)\b"), 40, 12
         ),
+    ),
+    Rule(
+        "age_arabic",
+        "age",
+        _c(
+            r"(?:السن|العمر|عمره|عمرها|عمري|عمرك|عمرهم)[ \t]*[:：]?[ \t]*"
+            r"(\d{1,3}(?:[ ]?(?:سنة|سنوات|عاماً|عامًا|عاما|عام))?)(?![\w])"
+        ),
+        MEDIUM,
+        "a number after the Arabic word for age, with its unit: السن: 15 سنة, عمرها ٨٧ سنة",
+        group=1,
+        validate=_age_valid,
+        anchors=("السن", "العمر", "عمر"),
     ),
     Rule(
         "age_key_intl",
@@ -4682,12 +4795,14 @@ RULES: tuple[Rule, ...] = (
         "date",
         _c(
             r"(?i:\b(?:on|by|until|till|since|from|back|due|sent|dated|before|after|starting"
-            r"|effective|neg,?|pos,?|done)[ ])"
+            r"|effective|neg,?|pos,?|done|(?<!valid[ ])(?<!good[ ])(?:through|thru)|overnight"
+            r"|sendt|skickat|verzonden)[ ])"
             r"((?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))(?![/\d]|[ ]of\b|[ ]?(?:cup|tsp|tbsp|"
             r"inch|in\b|mile|pts?|points|marks|scale))"
         ),
         LOW + 0.1,
-        "a month/day date after a preposition or status word: come back 4/17, sent 4/4",
+        "a month/day date after a preposition or status word: come back 4/17, sent 4/4, "
+        "through 10/16",
         group=1,
         trigger=Trigger(_c(r"[ ](?:1[0-2]|0?[1-9])/\d{1,2}(?![/\d])"), 12, 12),
     ),
@@ -5243,6 +5358,31 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "person_before_nickname",
+        "full person name",
+        _c(
+            r"(?<![\w'’.-])([A-Z][a-z][\w'’-]{0,19})(?=[ ]\((?:goes[ ]by|nicknamed|dit|dite"
+            r"|genannt|detto|detta)\b)"
+        ),
+        MEDIUM,
+        "a name before its nickname in brackets: Mere (goes by Mez), Luigi (detto Gigi); a "
+        "name whatever the word means elsewhere (not before 'aka' or 'called', which name "
+        "companies and defined terms too)",
+        group=1,
+    ),
+    Rule(
+        "person_nickname_in_brackets",
+        "full person name",
+        _c(
+            r"\((?:(?:goes[ ]by|nicknamed)[ ]+[\"“'‘]?[A-Z][a-z][\w'’-]{0,19}"
+            r"|[A-Z][a-z][\w'’-]{0,19}(?=[ ]to[ ](?:all[ ]of[ ]us|everyone"
+            r"|(?:his|her|their|the)[ ](?:friends|family)|friends|family|us)\b))"
+        ),
+        MEDIUM,
+        "a nickname in brackets: (goes by Mez), (nicknamed Bobby), (Tee to all of us at home)",
+        refine=_nickname_span,
+    ),
+    Rule(
         "person_alias",
         "full person name",
         _c(
@@ -5667,6 +5807,43 @@ CJK_RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "person_cjk_job_title",
+        "full person name",
+        _c(
+            r"(?:(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,8}|(?<![가-힣])[가-힣]{2,4})"
+            r"(?=[ ]?(?:様|さま|殿|課長|部長|社長|係長|店長|主任|先輩|専務|常務|院長|教授"
+            r"|(?:과장|부장|사장|팀장|대리|실장|원장)님?|선생님|님))"
+        ),
+        MEDIUM,
+        "a Japanese or Korean name before a title or job title: 山田様, 佐藤課長, 김민수 과장님 "
+        "(a known name or surname and given name, not a word such as 고객 before 님)",
+        refine=refine_cjk_titled_name,
+        requires=(
+            "様",
+            "さま",
+            "殿",
+            "課長",
+            "部長",
+            "社長",
+            "係長",
+            "店長",
+            "主任",
+            "先輩",
+            "専務",
+            "常務",
+            "院長",
+            "教授",
+            "님",
+            "과장",
+            "부장",
+            "사장",
+            "팀장",
+            "대리",
+            "실장",
+            "원장",
+        ),
+    ),
+    Rule(
         "person_chinese_courtesy_title",
         "full person name",
         _c(
@@ -5719,19 +5896,34 @@ CJK_RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "street_address_chinese",
+        "street address",
+        _c(
+            r"(?:(?<![\u4e00-\u9fff])|(?<=[区區市縣县鄉乡鎮镇]))"
+            r"(?:(?![区區市縣县鄉乡鎮镇])[\u4e00-\u9fff]){1,6}(?:路|街|大道)(?:[一二三四五六七八九十]段)?"
+            r"(?:\d{1,4}巷)?(?:\d{1,4}弄)?\d{1,5}(?:-\d{1,4})?[號号](?:之\d{1,3})?"
+            r"(?:\d{1,3}[樓楼层F](?:之\d{1,3})?)?"
+        ),
+        MEDIUM,
+        "a Chinese or Taiwanese road, lane and house number, with the floor: 和平東路二段96巷7號, "
+        "华强北路1019号, 信義路四段88號1樓",
+        requires=("號", "号"),
+    ),
+    Rule(
         "location_cjk_address",
         "location",
         _c(
-            r"(?<![\u4e00-\u9fff])(?:[\u4e00-\u9fff]{2,3}[都道府県])?[\u4e00-\u9fff]{1,4}市"
-            r"(?:[\u4e00-\u9fff]{1,3}区)?(?=[\u4e00-\u9fff]{0,6}\d|教育|役所|在住|出身|内の|立)"
+            r"(?<![\u4e00-\u9fff])(?:[\u4e00-\u9fff]{2,3}[都道府県縣])?[\u4e00-\u9fff]{1,4}市"
+            r"(?:[\u4e00-\u9fff]{1,3}[区區])?(?=[\u4e00-\u9fff]{0,6}\d|教育|役所|在住|出身|内の|立)"
             r"|(?<![가-힣])(?:서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충북|충남|전북"
             r"|전남|경북|경남|제주)(?:특별시|광역시|특별자치시|특별자치도|도)?"
             r"(?:[ ][가-힣]{1,4}[구군시])?"
             r"(?=[ ][가-힣0-9]{1,10}(?:로|길)[ ]?\d)"
         ),
         MEDIUM,
-        "a Japanese city and ward before the block number (横浜市港北区日吉2-14-8) or a Korean "
-        "city and district before a road address (부산 부산진구 중앙대로 691)",
+        "a Japanese, Chinese or Taiwanese city and ward before the block number (横浜市港北区"
+        "日吉2-14-8, 臺北市大安區信義路四段88號) or a Korean city and district before a road "
+        "address (부산 부산진구 중앙대로 691)",
         requires=(
             "市",
             "서울",

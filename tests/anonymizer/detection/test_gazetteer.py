@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.detection.combined import combine
-from anonymizer.detection.gazetteer import _keep_exonym, city_detections, city_names
+from anonymizer.detection.gazetteer import (
+    SMALL_PLACE_RULE,
+    _keep_exonym,
+    city_detections,
+    city_names,
+    small_place_countries,
+)
 
 
 def cities(text: str) -> list[str]:
@@ -40,6 +46,7 @@ def test_cities_are_found_by_their_longest_name(text: str, expected: list[str]) 
         "Split the bill with Tita Rosa and Lola Ana.",
         "BOLOGNA is written in capitals here.",
         "the file mentions abuja in lower case",
+        "해운대구에 살아요",  # Haeundae-gu, which holds 대구 (Daegu) inside the word
     ],
 )
 def test_code_names_honorifics_common_words_and_other_casings_are_not_cities(text: str) -> None:
@@ -131,3 +138,42 @@ def test_a_city_that_is_a_common_word_of_its_line_s_language_is_dropped(combined
 )
 def test_a_city_of_the_line_s_language_or_after_a_preposition_stays(combined, text, place):
     assert place in kept_places(combined, text)
+
+
+def test_towns_of_500_people_are_listed_but_not_words_brands_or_names() -> None:
+    small = small_place_countries()
+    assert len(small) > 50_000
+    assert {"Llanidloes", "Tobermory", "Ballyjamesduff", "Hallstatt"} <= set(small)
+    assert not {"Osteria", "Vauxhall", "Confluence", "Low Fell"} & set(small)
+    assert not set(small) & city_names()  # the cities keep their own, higher score
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("NOK: Gwen Price, Llanidloes, tel. on file.", "Llanidloes"),
+        ("Itinerary: Tobermory | 2 nights | paid in full", "Tobermory"),
+        ("Fotos: Hallstatt, Sommer 2023, alle unscharf.", "Hallstatt"),
+    ],
+)
+def test_a_town_of_a_few_thousand_people_is_kept_as_a_place(combined, text, town):
+    """Without a preposition before it; the model alone misses the last one."""
+    assert town in kept_places(combined, text)
+    found = [d for d in city_detections(text) if text[d.start : d.end] == town]
+    assert [d.rule_id for d in found] == [SMALL_PLACE_RULE]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("配送先：大阪市北区梅田3-1-1、東京都の倉庫から", ["大阪市", "北区", "東京都"]),
+        ("收件地址 上海市浦东新区 / 寄件 广州", ["上海市", "浦东新区", "广州"]),
+        ("주소: 부산 해운대구, 본사는 서울", ["부산", "서울"]),
+        ("המשלוח יצא מחיפה ויגיע לירושלים מחר; מוקד: חיפה", ["חיפה"]),
+        ("الشحنة من القاهرة إلى عمان غدا", ["القاهرة", "عمان"]),
+    ],
+)
+def test_a_large_city_in_a_script_without_capitals_is_found(text, expected):
+    """Inside a run of CJK characters, and as whole words in Hebrew and Arabic (a word with a
+    prefix, "מחיפה", is left to the model)."""
+    assert cities(text) == expected

@@ -419,3 +419,25 @@ def test_inflected_and_cjk_mentions_are_every_case_form_and_every_run_offset() -
     assert [text[a:b] for a, b in sorted(found)] == [
         "Katerynan", "Katerynalle", "Ilyas", "Ilyas", "Ilyasta", "拓海", "拓海", "拓海", "서윤",
     ]  # fmt: skip
+
+
+def test_a_name_its_context_proves_spreads_as_written_whatever_the_word_means() -> None:
+    text = "Rosa (Bear to all of us) is home. Bear's sister rang about the bear."
+    nickname = person(text, "Bear")
+    assert surfaces(text, propagate_names(text, [nickname])) == []  # a common word
+    found = propagate_names(text, [nickname], named=[nickname])
+    assert text.index("Bear's") in {d.start for d in found}
+    assert set(surfaces(text, found)) == {"Bear"}  # not "the bear"
+
+
+def test_a_nickname_in_brackets_is_redacted_at_its_other_mentions() -> None:
+    text = (
+        "My brother Chidi (Peanut to all of us) is in hospital.\n"
+        "Peanut was admitted on Monday and Peanut's wife is with him."
+    )
+    found = {
+        (d.start, d.end)
+        for d in CombinedDetector().detect(text)
+        if d.category == "full person name" and text[d.start : d.end] == "Peanut"
+    }
+    assert len(found) == 3
