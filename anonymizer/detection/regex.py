@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from anonymizer.detection.categories import placeholder_for
@@ -592,6 +592,33 @@ def _nickname_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if name is None or (not cue and zipf(name.group().casefold()) >= NICKNAME_MAX_ZIPF):
         return None  # "(Thanks to everyone)"
     return start + 1 + name.start(), start + 1 + name.end()
+
+
+# Korean words for a relation or role written after a name ("서윤 어머님", Seoyun's mother).
+_KOREAN_ROLE_AFTER = re.compile(r"[ ](?:어머님|아버님|어머니|아버지|엄마|아빠|선생님|쌤|님)$")
+
+
+_KAKAOTALK_TURN = re.compile(
+    r"^\[?[가-힣]{2,4}(?:[ ][가-힣]{1,4})?\]?[ ]\[?(?:오전|오후)[ ]\d{1,2}:\d{2}", re.MULTILINE
+)
+
+
+@lru_cache(maxsize=8)
+def _is_kakaotalk_export(text: str) -> bool:
+    """Two turns or more in KakaoTalk's layout: one line of that shape is a sentence."""
+    turns = _KAKAOTALK_TURN.finditer(text)
+    return next(turns, None) is not None and next(turns, None) is not None
+
+
+def refine_korean_speaker(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The speaker's name without a role word after it; None when only the role is left or
+    the text is no chat export ("회의는 오후 3:05" alone is "the meeting is at 3:05 pm")."""
+    if not _is_kakaotalk_export(text):
+        return None
+    role = _KOREAN_ROLE_AFTER.search(text, start, end)
+    if role is not None:
+        end = role.start()
+    return (start, end) if end - start >= 2 else None
 
 
 def refine_titled_name(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -5842,6 +5869,21 @@ CJK_RULES: tuple[Rule, ...] = (
             "실장",
             "원장",
         ),
+    ),
+    Rule(
+        "person_kakaotalk_speaker",
+        "full person name",
+        _c(
+            r"^[가-힣]{2,4}(?:[ ][가-힣]{1,4})?(?=[ ](?:오전|오후)[ ]\d{1,2}:\d{2}[ \t]*$)"
+            r"|(?<=^\[)[가-힣]{2,4}(?:[ ][가-힣]{1,4})?(?=\][ ]\[(?:오전|오후)[ ]\d{1,2}:\d{2}\])",
+            re.MULTILINE,
+        ),
+        MEDIUM,
+        "the speaker of a KakaoTalk chat export, on the line before the message (한도윤 오후 "
+        "9:20) or in brackets before the time ([한도윤] [오후 9:20]); a role word after the name "
+        "(어머님, 'mother') stays outside it",
+        refine=refine_korean_speaker,
+        requires=("오전", "오후"),
     ),
     Rule(
         "person_chinese_courtesy_title",

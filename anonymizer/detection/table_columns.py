@@ -123,11 +123,23 @@ _SQL_CONSTRAINT = frozenset({"primary", "key", "constraint", "unique", "index", 
 
 
 def column_category(header: str) -> str | None:
-    """The category a column header announces, if any ("Last Name", "`comuna`", "Pincode")."""
+    """The category a column header announces, if any ("Last Name", "`comuna`", "Pincode",
+    "emp #")."""
+    number = _NUMBER_OF.fullmatch(header.strip().strip("`\"'[]*").strip())
+    if number is not None and number.group(1).lower() in _NUMBERED:
+        return "internal id"  # "emp #", "Staff No.", "member number"
     key = _SEPARATORS.sub("_", header.strip().strip("`\"'[]#*").strip().lower()).strip("_")
     if key in _HEADERS:
         return _HEADERS[key]
     return None
+
+
+# Whose number a header of the form "<word> #" / "<word> no." names: an identifier of ours.
+_NUMBER_OF = re.compile(r"(?i)([^\W\d_]+)[ ._-]*(?:#|no\.?|nr\.?|num(?:ber)?)")
+_NUMBERED = frozenset(
+    "emp employee staff member customer client student badge personnel bib participant "
+    "subject patient".split()
+)
 
 
 def _cell_fits(value: str, category: str) -> bool:

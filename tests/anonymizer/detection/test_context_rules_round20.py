@@ -4,7 +4,8 @@ code right after its keyword, Polish and Czech court file numbers, Brazilian inv
 Japanese and Korean names before a title (山田様, 佐藤課長), month/day dates after "through"
 or "overnight", nationalities before "member", "guest" or "appearance", streets after "Av.",
 Chinese road, lane and house numbers (和平東路二段96巷7號) after a Taiwanese district (區),
-and names with their nickname in brackets (Mere (goes by Mez), Tendai (Tee to all of us)).
+names with their nickname in brackets (Mere (goes by Mez), Tendai (Tee to all of us)), and
+the speakers of KakaoTalk exports (한도윤 오후 9:20).
 Every example was written for this test; none comes from an evaluation set. Each positive
 case fails on the rules of the last landed release (ef8afa4), and each negative case guards
 a reading the rule must not take."""
@@ -61,6 +62,13 @@ def _found(text: str, category: str) -> list[str]:
         ("Intake: Dot (nicknamed Dottie) came in alone.", "full person name", "Dottie"),
         ("Our cousin Babajide (Jide to the family) flies in.", "full person name", "Jide"),
         ("Giuseppe (detto Peppe) ha chiamato.", "full person name", "Giuseppe"),
+        ("박서준 오후 3:05\n내일 봬요\n김하늘 오후 3:07\n네", "full person name", "박서준"),
+        (
+            "[이지은] [오전 11:40] 네\n[최유리] [오전 11:41] 감사합니다",
+            "full person name",
+            "이지은",
+        ),
+        ("민재 엄마 오후 8:01\n감사합니다\n담임 오후 8:03\n네", "full person name", "민재"),
     ],
 )
 def test_round_20_values_are_found(text: str, category: str, value: str) -> None:
@@ -106,6 +114,7 @@ def test_a_nationality_before_member_guest_or_appearance_is_said_of_a_person(
         ("See Table (called T1 below) and Apple (known as AAPL).", "full person name"),
         ("Meta (aka Facebook) settled.", "full person name"),
         ("Sent it (Thanks to everyone) yesterday.", "full person name"),
+        ("회의는 오후 3:05\n시작합니다", "full person name"),  # a time in a sentence
     ],
 )
 def test_round_20_rules_leave_these_alone(text: str, category: str) -> None:
@@ -125,6 +134,7 @@ def test_round_20_rules_leave_these_alone(text: str, category: str) -> None:
         "street_address_chinese",
         "person_before_nickname",
         "person_nickname_in_brackets",
+        "person_kakaotalk_speaker",
     }
     found = [d for d in DETECTOR.detect(text) if d.category == category]
     assert [text[d.start : d.end] for d in found if d.rule_id in round_20] == []

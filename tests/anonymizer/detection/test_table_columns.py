@@ -97,3 +97,13 @@ def test_a_row_with_another_number_of_cells_ends_the_table() -> None:
     found = _found(text)
     assert ("Liesel Haag", "full person name") in found
     assert not any("Bernd" in surface for surface, _ in found)
+
+
+def test_a_number_column_named_after_its_holder_holds_internal_ids() -> None:
+    assert column_category("emp #") == "internal id"
+    assert column_category("Staff No.") == "internal id"
+    assert column_category("member number") == "internal id"
+    assert column_category("Invoice #") is None  # a document's number, not a person's
+    assert column_category("Employee") == "full person name"
+    text = "| emp # | name | shift |\n| 0419 | Ana Ruiz | late |\n| 0422 | Tom Best | early |"
+    assert {("0419", "internal id"), ("0422", "internal id")} <= _found(text)
