@@ -726,6 +726,37 @@ def ids_after_names(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
+# "Caluire-et-Cuire (69300)", "VILLEURBANNE (69100)", "Dhaka-1216": a postcode in brackets or
+# joined by a dash right after a place (not a year after the dash: "Lagos-2019").
+_POSTCODE_AFTER_PLACE = re.compile(
+    r"[ ]?\((?!(?:19|20)\d\d\))(\d{4,6})\)|-(?!(?:19|20)\d\d\b)(\d{4})(?![\w-])"
+)
+POSTCODE_AFTER_PLACE_SCORE = 0.7
+
+
+def postcodes_after_places(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """A postcode written right after a kept place, in brackets or after a dash."""
+    found = []
+    for d in kept:
+        if d.category != "location" or d.score < MIN_SEED_SCORE or not text[d.end - 1].isalpha():
+            continue
+        m = _POSTCODE_AFTER_PLACE.match(text, d.end)
+        if m is not None:
+            group = 1 if m.group(1) else 2
+            found.append(
+                Detection(
+                    m.start(group),
+                    m.end(group),
+                    "postal code",
+                    placeholder_for("postal code"),
+                    "context",
+                    POSTCODE_AFTER_PLACE_SCORE,
+                    "postcode_after_place",
+                )  # fmt: skip
+            )
+    return found
+
+
 _ADDRESS_END = frozenset({"street address", "postal code"})
 # The next comma-separated piece of an address line: one to three capitalised words or a
 # word in capitals ("Birstwith", "Cusco", "PERÚ", "Santo Domingo Este", "GA").
@@ -983,6 +1014,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         )
         + ages_after_names(text, kept)
         + ids_after_names(text, kept)
+        + postcodes_after_places(text, kept)
         + address_tail(text, kept)
         + propagate_identifiers(text, kept)
         + propagate_entities(text, kept)

@@ -483,9 +483,9 @@ US_STATES = (
 )
 # Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM",
 # "'nie': 'Y2484036G'", "mi DNI es 26477377F".
-KEY_SEP = (
+KEY_SEP = (  # a full-width colon too, as Chinese and Japanese forms write it ("ID No.：")
     r"[\"']?[ \t]*\)?[ \t]*(?:(?:n[º°]|(?i:nr)|no(?=\.))\.?[ \t]*)?"
-    r"(?:[:#=]|is|was|ist|es|est|-)?[ \t]*[(\"']?"
+    r"(?:[:#=：]|is|was|ist|es|est|-)?[ \t]*[(\"']?"
 )
 
 # An identifier after its keyword, also written in groups: "RMT 77120 4458", "0044 1873",
@@ -5053,7 +5053,8 @@ RULES: tuple[Rule, ...] = (
         "nationality or group",
         _c(
             r"(?i:\b(?:nationality|citizenship|religion|faith|ethnicity|denomination)\b)"
-            r"[ \t]*(?:[:=-]|is|was)?[ \t]*([A-Za-z][a-z'-]{2,20}(?:[ ][A-Z][a-z]{2,20})?)\b"
+            r"[ \t]*(?:[:=：-]|is|was)?[ \t]*((?:[A-Za-z][a-z'-]{2,20}|[^\W\d_A-Za-z][\w'’-]{2,20}"
+            r"|[\u4e00-\u9fff]{2,6})(?:[ ][A-Z][a-z]{2,20})?)(?![\w'’-])"
         ),
         HIGH,
         "value after nationality / religion / ethnicity",
@@ -5069,8 +5070,13 @@ RULES: tuple[Rule, ...] = (
             r"|religionsbekenntnis|konfession|bekenntnis|nacionalidad|nationalité|nazionalità"
             r"|nacionalidade|nationaliteit|narodowość|obywatelstwo|wyznanie|uyruk|etnia|etnicidad"
             r"|ethnicité|religione|religión|religião|godsdienst|medborgarskap|kansalaisuus"
-            r"|uskonto|státní[ ]občanství)\b)[ \t]*[:=][ \t]*"
-            r"(?!(?i:ohne|sin|sans|senza|sem|geen|brak|kein|keine|none|ingen|ei)\b)"
+            r"|uskonto|státní[ ]občanství|volkszugehörigkeit|ιθαγένεια|υπηκοότητα|θρήσκευμα"
+            r"|национальность|гражданство|вероисповедание|національність|громадянство"
+            r"|állampolgárság|nemzetiség|vallás|národnost|státní[ ]příslušnost|naționalitate"
+            r"|cetățenie|etnie|statsborgerskap|statsborgerskab|nationalitet|milliyet)\b)"
+            r"[ \t]*[:=：][ \t]*"
+            r"(?!(?i:ohne|sin|sans|senza|sem|geen|brak|kein|keine|none|ingen|ei|neuvedeno|nincs"
+            r"|bez|yok|нет|немає|не[ ]указан\w*|неизвест\w*|невідом\w*)\b)"
             r"([^\W\d_][\w'’.-]{2,25}(?:[ ][^\W\d_][\w'’.-]{2,25})?)"
         ),
         HIGH,
@@ -5105,6 +5111,27 @@ RULES: tuple[Rule, ...] = (
             "kansalaisuus",
             "uskonto",
             "státní občanství",
+            "volkszugehörigkeit",
+            "ιθαγένεια",
+            "υπηκοότητα",
+            "θρήσκευμα",
+            "национальность",
+            "гражданство",
+            "вероисповедание",
+            "національність",
+            "громадянство",
+            "állampolgárság",
+            "nemzetiség",
+            "vallás",
+            "národnost",
+            "státní příslušnost",
+            "naționalitate",
+            "cetățenie",
+            "etnie",
+            "statsborgerskap",
+            "statsborgerskab",
+            "nationalitet",
+            "milliyet",
         ),
     ),
     Rule(

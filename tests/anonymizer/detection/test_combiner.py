@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.combined import THRESHOLD, combine, score_candidate
+from anonymizer.detection.combined import (
+    THRESHOLD,
+    CombinedDetector,
+    combine,
+    postcodes_after_places,
+    score_candidate,
+)
 from anonymizer.detection.learned import NOT_PII_SOURCE
 from anonymizer.types import Detection
 
@@ -208,3 +214,18 @@ def test_exception_names_and_plural_forms_of_address_are_not_people() -> None:
     ]
     rule = at(text, "Sirs", "full person name", "regex", 0.99, "person_greeting")
     assert kept(text, [rule], ner) == set()
+
+
+def test_a_postcode_in_brackets_or_after_a_dash_follows_its_place() -> None:
+    text = "Né à Oyonnax (01100), il demeure à Bourg-en-Bresse (01000) depuis 2015 (2019)."
+    found = {(text[d.start : d.end], d.category) for d in CombinedDetector().detect(text)}
+    assert {("01100", "postal code"), ("01000", "postal code")} <= found
+    place = Detection(0, 5, "location", placeholder_for("location"), "test", 0.9)
+    for tail, expected in [
+        (" (2019)", []),
+        ("-2019", []),
+        ("-1212", ["1212"]),
+        (" (8010)", ["8010"]),
+    ]:
+        text = "Dhaka" + tail
+        assert [text[d.start : d.end] for d in postcodes_after_places(text, [place])] == expected

@@ -5,7 +5,9 @@ Japanese and Korean names before a title (山田様, 佐藤課長), month/day da
 or "overnight", nationalities before "member", "guest" or "appearance", streets after "Av.",
 Chinese road, lane and house numbers (和平東路二段96巷7號) after a Taiwanese district (區),
 names with their nickname in brackets (Mere (goes by Mez), Tendai (Tee to all of us)), and
-the speakers of KakaoTalk exports (한도윤 오후 9:20).
+the speakers of KakaoTalk exports (한도윤 오후 9:20); nationality keys in ten more languages
+and values in any script (Volkszugehörigkeit: Tatare, Citizenship: Ελληνική), and a keyword's
+value after a full-width colon (Passport No.：).
 Every example was written for this test; none comes from an evaluation set. Each positive
 case fails on the rules of the last landed release (ef8afa4), and each negative case guards
 a reading the rule must not take."""
@@ -63,6 +65,12 @@ def _found(text: str, category: str) -> list[str]:
         ("Our cousin Babajide (Jide to the family) flies in.", "full person name", "Jide"),
         ("Giuseppe (detto Peppe) ha chiamato.", "full person name", "Giuseppe"),
         ("박서준 오후 3:05\n내일 봬요\n김하늘 오후 3:07\n네", "full person name", "박서준"),
+        ("護照號碼 Passport No.：K20931847", "passport number", "K20931847"),
+        ("Volkszugehörigkeit: Tscherkessin", "nationality or group", "Tscherkessin"),
+        ("Национальность: чеченка", "nationality or group", "чеченка"),
+        ("Nemzetiség: cigány", "nationality or group", "cigány"),
+        ("Citizenship: Κυπριακή", "nationality or group", "Κυπριακή"),
+        ("國籍 Nationality：泰國", "nationality or group", "泰國"),
         (
             "[이지은] [오전 11:40] 네\n[최유리] [오전 11:41] 감사합니다",
             "full person name",
@@ -115,6 +123,7 @@ def test_a_nationality_before_member_guest_or_appearance_is_said_of_a_person(
         ("Meta (aka Facebook) settled.", "full person name"),
         ("Sent it (Thanks to everyone) yesterday.", "full person name"),
         ("회의는 오후 3:05\n시작합니다", "full person name"),  # a time in a sentence
+        ("Národnost: neuvedeno, viz níže", "nationality or group"),  # 'not given'
     ],
 )
 def test_round_20_rules_leave_these_alone(text: str, category: str) -> None:
@@ -135,6 +144,8 @@ def test_round_20_rules_leave_these_alone(text: str, category: str) -> None:
         "person_before_nickname",
         "person_nickname_in_brackets",
         "person_kakaotalk_speaker",
+        "nationality_or_religion",
+        "nationality_or_religion_intl",
     }
     found = [d for d in DETECTOR.detect(text) if d.category == category]
     assert [text[d.start : d.end] for d in found if d.rule_id in round_20] == []
