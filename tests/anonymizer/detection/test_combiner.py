@@ -229,3 +229,11 @@ def test_a_postcode_in_brackets_or_after_a_dash_follows_its_place() -> None:
     ]:
         text = "Dhaka" + tail
         assert [text[d.start : d.end] for d in postcodes_after_places(text, [place])] == expected
+
+
+def test_an_acronym_both_the_rules_and_the_model_read_as_a_firm_is_kept() -> None:
+    text = "My son works at UOB compliance since June."
+    rule = at(text, "UOB", "organization", "regex", 0.5, "organization_context")
+    ner = at(text, "UOB", "organization", "ner", 0.7)
+    assert ("UOB", "ner") not in kept(text, [], [ner])  # the model alone: an acronym
+    assert ("UOB", "ner") in kept(text, [rule], [ner])

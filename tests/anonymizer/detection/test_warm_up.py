@@ -1,7 +1,7 @@
 """Warming a detector up loads what its first jobs would otherwise load and compile."""
 
 from anonymizer.detection import get_detector, line_language, warm_up
-from anonymizer.detection.gazetteer import city_names
+from anonymizer.detection.gazetteer import city_names, small_place_countries
 from anonymizer.detection.names import known_names
 from anonymizer.detection.prefilter import hyperscan
 from anonymizer.detection.regex import RegexDetector
@@ -31,10 +31,12 @@ def test_the_default_detector_loads_its_word_lists_when_warmed() -> None:
     line_language._frequencies.cache_clear()
     known_names.cache_clear()
     city_names.cache_clear()
+    small_place_countries.cache_clear()
     warm_up(get_detector("combined"))
     assert line_language._frequencies.cache_info().currsize == len(line_language.LANGUAGES)
     assert known_names.cache_info().currsize == 1
     assert city_names.cache_info().currsize == 1
+    assert small_place_countries.cache_info().currsize == 1
 
 
 class OnlyDetects:
