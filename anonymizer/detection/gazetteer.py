@@ -45,6 +45,8 @@ HONORIFICS = frozenset({"lola", "lolo", "tita", "tito", "kuya", "bhai", "didi", 
 
 
 def _keep(name: str, population: int) -> bool:
+    if len(name) == 3 and population >= SHORT_NAME_MIN_POPULATION:
+        return _short_name_kept(name)
     if len(name) < 4 or not name[0].isupper() or name.isupper():
         return False
     if name.casefold() in HONORIFICS:
@@ -53,6 +55,19 @@ def _keep(name: str, population: int) -> bool:
     if " " not in name and (zipf(folded) >= COMMON_WORD_ZIPF or folded in COMMON_WORDS):
         return population >= COMMON_WORD_MIN_POPULATION
     return True
+
+
+# A three-letter name is kept only for a large city that is no word and nobody's name:
+# "Ufa", "Qom", "Niš", "Fes", not "Van", "Man", "Jos", "Ulm" (a German word form too).
+SHORT_NAME_MIN_POPULATION = 100_000
+SHORT_NAME_MAX_ZIPF = 4.0
+
+
+def _short_name_kept(name: str) -> bool:
+    folded = name.casefold()
+    if not name[0].isupper() or name.isupper() or is_known_name(folded):
+        return False
+    return all(word_zipf(folded, language) < SHORT_NAME_MAX_ZIPF for language in LANGUAGES)
 
 
 @cache
@@ -125,7 +140,10 @@ _DIGIT = re.compile(r"\d")
 # space ends a word, such a name is found inside the run of characters.
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _RTL_WORD = "[\u0590-\u05ff\u0600-\u06ff]{2,}"
-_CASELESS_NAME = re.compile(f"[{_CJK_CHARS}]{{2,}}|{_RTL_WORD}(?:[ -]{_RTL_WORD})*")
+# (a Hebrew or Arabic name of three letters is left out: "שלם", "منا" are everyday words)
+_CASELESS_NAME = re.compile(
+    f"[{_CJK_CHARS}]{{2,}}|(?=[^ -]{{4}}|.*[ -]){_RTL_WORD}(?:[ -]{_RTL_WORD})*"
+)
 _CJK_NAME = re.compile(f"[{_CJK_CHARS}]+")
 _HANGUL = re.compile("[\uac00-\ud7af]")
 

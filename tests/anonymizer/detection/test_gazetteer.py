@@ -9,6 +9,7 @@ from anonymizer.detection.combined import combine
 from anonymizer.detection.gazetteer import (
     SMALL_PLACE_RULE,
     _keep_exonym,
+    caseless_city_names,
     city_detections,
     city_names,
     small_place_countries,
@@ -177,3 +178,11 @@ def test_a_large_city_in_a_script_without_capitals_is_found(text, expected):
     """Inside a run of CJK characters, and as whole words in Hebrew and Arabic (a word with a
     prefix, "מחיפה", is left to the model)."""
     assert cities(text) == expected
+
+
+def test_three_letter_cities_only_when_large_and_no_word() -> None:
+    names = city_names()
+    assert {"Ufa", "Qom", "Niš"} <= names
+    assert not {"Van", "Man", "Jos", "Ise"} & names  # words or people's names too
+    assert cities("Ich habe zuletzt in Ufa gewohnt.") == ["Ufa"]
+    assert not {"שלם", "منا"} & caseless_city_names()  # Hebrew and Arabic everyday words
