@@ -580,6 +580,8 @@ def refine_cjk_titled_name(text: str, start: int, end: int) -> tuple[int, int] |
 
 
 _NICKNAME = re.compile(r"[A-Z][a-z][\w'’-]{0,19}")
+NICKNAME_CUE = r"(?:goes[ ]by|nicknamed)[ ]+"  # what opens a bracket that gives a nickname
+_NICKNAME_CUE = re.compile(NICKNAME_CUE)
 NICKNAME_MAX_ZIPF = 4.5  # "tee" 3.8 is a nickname before "to all of us"; "thanks" 5.4 is not
 
 
@@ -587,7 +589,7 @@ def _nickname_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The nickname inside a bracketed match of `person_nickname_in_brackets` (its first
     capitalised word after the cue, or the word before "to all of us")."""
     inner = text[start + 1 : end]
-    cue = re.match(r"(?:goes[ ]by|nicknamed)[ ]+", inner)
+    cue = _NICKNAME_CUE.match(inner)
     name = _NICKNAME.search(inner, cue.end() if cue else 0)
     if name is None or (not cue and zipf(name.group().casefold()) >= NICKNAME_MAX_ZIPF):
         return None  # "(Thanks to everyone)"
@@ -5428,7 +5430,7 @@ RULES: tuple[Rule, ...] = (
         "person_nickname_in_brackets",
         "full person name",
         _c(
-            r"\((?:(?:goes[ ]by|nicknamed)[ ]+[\"“'‘]?[A-Z][a-z][\w'’-]{0,19}"
+            rf"\((?:{NICKNAME_CUE}[\"“'‘]?[A-Z][a-z][\w'’-]{{0,19}}"
             r"|[A-Z][a-z][\w'’-]{0,19}(?=[ ]to[ ](?:all[ ]of[ ]us|everyone"
             r"|(?:his|her|their|the)[ ](?:friends|family)|friends|family|us)\b))"
         ),
