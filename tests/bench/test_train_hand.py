@@ -30,6 +30,7 @@ MIN_DOCS = {"train-hand-a": 90, "train-hand-b": 90, "train-hand-c": 130, "train-
 MIN_DOCS |= {"train-hand-e": 120, "train-hand-f": 140}
 MIN_DOCS |= {"train-hand-g": 141, "train-hand-h": 133, "train-hand-i": 107, "train-hand-j": 147}
 MIN_DOCS |= {"train-hand-k": 82, "train-hand-l": 107, "train-hand-m": 112, "train-hand-n": 109}
+MIN_DOCS |= {"train-hand-o": 70, "train-hand-p": 70, "train-hand-q": 70, "train-hand-r": 70}
 TRAIN_SETS = tuple(MIN_DOCS)
 FROZEN = Path(__file__).resolve().parents[2] / "bench" / "frozen"
 WINDOW = 80  # characters: a shared run this long means copied text, not a shared phrase

@@ -57,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
         "count --hand-boost-factor times in the hand-written share",
     )
     train.add_argument("--hand-boost-factor", type=int, default=2)
+    train.add_argument(
+        "--select-sets",
+        default="dev-hand-hard,dev-hand-wild",
+        help="comma-separated studyable dev sets the checkpoints are scored on",
+    )
     gen = sub.add_parser("generate", help="write synthetic training documents as JSONL")
     gen.add_argument("--n", type=int, default=200)
     gen.add_argument("--seed", type=int, default=1)
@@ -82,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             select_every=args.select_every, hand_casing=args.hand_casing,
             hand_boost=[x for x in args.hand_boost.split(",") if x],
             hand_boost_factor=args.hand_boost_factor,
+            select_sets=args.select_sets.split(","),
         )  # fmt: skip
         best = {k: v for k, v in meta["best"].items() if k != "selected"}
         selected = meta["best"].get("selected", {}).get("best", {})

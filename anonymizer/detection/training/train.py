@@ -45,7 +45,7 @@ from anonymizer.detection.training.handwritten import (
     load_hand_docs,
     oversampled,
 )
-from anonymizer.detection.training.select import Selection
+from anonymizer.detection.training.select import SELECTION_SETS, Selection
 from anonymizer.detection.training.synth import NER_LABELS, generate
 
 if TYPE_CHECKING:
@@ -165,6 +165,7 @@ def train(
     hand_casing: float = 0.0,
     hand_boost: Sequence[str] = (),
     hand_boost_factor: int = 1,
+    select_sets: Sequence[str] = SELECTION_SETS,
 ) -> dict[str, Any]:
     """Train and save; returns the metadata written next to the weights.
 
@@ -174,8 +175,8 @@ def train(
     `hand_paths`: hand-written training files (`handwritten.py`), oversampled to
     `hand_share` of the examples. `select_every` > 0:
     every that many minutes a checkpoint is saved and scored with the combined detector on
-    `select.SELECTION_SETS`, and the best by `select.selection_cost` is kept (the start
-    weights are scored too); 0 keeps the best synthetic dev F1, as before. `hand_casing`:
+    `select_sets` (studyable dev sets only), and the best by `select.selection_cost` is kept
+    (the start weights are scored too); 0 keeps the best synthetic dev F1, as before. `hand_casing`:
     the share of hand-written documents that also get a recased copy (`casing.py`).
     `hand_boost`, `hand_boost_factor`: hand-written pieces holding a gold entity of one of
     these labels count `hand_boost_factor` times in the hand-written share
@@ -221,7 +222,7 @@ def train(
     )
     prepared_s = time.perf_counter() - started
     checkpoints = out.with_name(out.name + "-checkpoints")
-    selection = Selection(checkpoints, log) if select_every > 0 else None
+    selection = Selection(checkpoints, log, tuple(select_sets)) if select_every > 0 else None
     if selection is not None:
         selection.score(nlp, "start", {"epoch": -1, "step": 0})
     next_selection = time.perf_counter() + 60 * select_every
@@ -304,6 +305,11 @@ def train(
         + (
             f" --hand-boost {','.join(hand_boost)} --hand-boost-factor {hand_boost_factor}"
             if hand_boost
+            else ""
+        )
+        + (
+            f" --select-sets {','.join(select_sets)}"
+            if tuple(select_sets) != SELECTION_SETS
             else ""
         ),
         "earlier_commands": earlier,
