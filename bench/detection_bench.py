@@ -140,7 +140,10 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"
     if name == "dev-long":
         return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
-    path = FROZEN / ("handwritten.jsonl" if name == "frozen-hand" else "independent.jsonl")
+    frozen = {"frozen-hand": "handwritten.jsonl", "frozen-independent": "independent.jsonl"}
+    if name not in frozen:  # never a fallback: a misspelt set name must not read a frozen set
+        raise ValueError(f"unknown evaluation set {name!r}; the sets are {', '.join(SETS)}")
+    path = FROZEN / frozen[name]
     if not path.is_file():
         return None, f"{path.relative_to(FROZEN.parent.parent)} not found: skipped"
     from bench.loaders import load_corpus

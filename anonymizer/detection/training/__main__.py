@@ -69,6 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "train":
         from anonymizer.detection.training.handwritten import hand_files
+        from anonymizer.detection.training.select import selection_sets
+
+        if args.select_every > 0:
+            try:
+                selection_sets(tuple(args.select_sets.split(",")))  # before minutes of preparation
+            except ValueError as error:
+                parser.error(str(error))
         from anonymizer.detection.training.train import DEPTH, HAND_SHARE, LABELS, MODEL_DIR
         from anonymizer.detection.training.train import train as run_training
 

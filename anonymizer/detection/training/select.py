@@ -47,18 +47,29 @@ def combined_figures(
     }
 
 
+def selection_sets(set_names: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """The documents of each named set; ValueError for a blind, lead-only or frozen set, or
+    one with no hand-written documents (a typo, or a generated set)."""
+    from bench.detection_bench import AGGREGATE_ONLY, load_set
+
+    if any(name in AGGREGATE_ONLY or name.startswith("frozen") for name in set_names):
+        raise ValueError("checkpoints are selected on studyable dev sets only")
+    sets = {name: load_set(name, 0)[0] or [] for name in set_names}
+    empty = [name for name, docs in sets.items() if not docs]
+    if empty:
+        raise ValueError(f"no documents in selection set(s) {', '.join(empty)}")
+    return sets
+
+
 class Selection:
     """Saves checkpoints under `directory`, scores each, and remembers the best."""
 
     def __init__(self, directory: Path, log: TextIO, set_names: tuple[str, ...] = SELECTION_SETS):
         from anonymizer.detection.regex import RegexDetector
-        from bench.detection_bench import AGGREGATE_ONLY, load_set
 
-        if any(name in AGGREGATE_ONLY or name.startswith("frozen") for name in set_names):
-            raise ValueError("checkpoints are selected on studyable dev sets only")
         self.directory = directory
         self.log = log
-        self.sets = {name: load_set(name, 0)[0] or [] for name in set_names}
+        self.sets = selection_sets(set_names)
         self.rules = RegexDetector()
         self.best: dict[str, Any] | None = None
         self.history: list[dict[str, Any]] = []

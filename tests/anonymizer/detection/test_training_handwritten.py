@@ -18,7 +18,7 @@ from anonymizer.detection.training.handwritten import (
     oversampled,
     split_long,
 )
-from anonymizer.detection.training.select import Selection, selection_cost
+from anonymizer.detection.training.select import Selection, selection_cost, selection_sets
 from anonymizer.detection.training.synth import NER_LABELS
 
 BUILT = """=== trna-001 letter
@@ -188,6 +188,35 @@ def test_checkpoints_are_never_selected_on_blind_or_frozen_sets(tmp_path: Path) 
     for sets in (("dev-hand-hard", "dev-hand-wild-blind"), ("frozen-hand",), ("dev-hand-blind",)):
         with pytest.raises(ValueError):
             Selection(tmp_path, log=None, set_names=sets)  # type: ignore[arg-type]
+
+
+def test_a_misspelt_set_name_is_refused_never_read_as_a_frozen_set(tmp_path: Path) -> None:
+    """load_set used to read frozen-independent for any name it did not know."""
+    from bench.detection_bench import load_set
+
+    with pytest.raises(ValueError, match="unknown evaluation set"):
+        load_set("dev-hand-wlid", 0)
+    with pytest.raises(ValueError):
+        selection_sets(("dev-hand-hard", "dev-hand-wlid"))
+    with pytest.raises(ValueError, match="no documents"):
+        selection_sets(("dev-corpus",))  # generated: nothing to score with n = 0
+    assert set(selection_sets(("dev-hand-hard",))) == {"dev-hand-hard"}
+
+
+def test_the_training_command_refuses_frozen_selection_sets_before_preparing(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "anonymizer.detection.training", "train"]
+    command += ["--select-every", "1", "--select-sets", "dev-hand-hard,frozen-hand"]
+    done = subprocess.run(
+        [*command, "--out", str(tmp_path / "model")], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 2
+    assert "studyable dev sets only" in done.stderr
+    assert not (tmp_path / "model").exists()
 
 
 def test_the_recorded_hand_argument_names_files_read_from_elsewhere(hand_file: Path) -> None:
