@@ -21,12 +21,16 @@ Sets (each reported on its own; see `bench.dev_sets`):
   who read neither the detector nor any other data (`bench/dev_open/`), for error analysis;
   `dev-hand-open2` (session 12) and `dev-hand-open3` (session 13) are sets of the same kind
   (`bench/dev_open2/`, `bench/dev_open3/`), each measured once before it was studied;
+- `dev-presidio`: 600 sentences from presidio-evaluator's PresidioSentenceFaker (Microsoft's
+  templates and value sources, a third party's generator) on half of its templates
+  (`bench/third_party/`), for error analysis;
 - `dev-long`: 16 documents of 10-60 kB, dev-corpus and dev-hand(-hard) documents joined end
   to end (`bench.dev_sets.long_dev`): the long-document case of the speed comparison;
-- `frozen-hand`, `frozen-independent`: `bench/frozen/handwritten.jsonl` and
-  `bench/frozen/independent.jsonl`, loaded through `bench.loaders` and reported only as
-  aggregate figures (skipped with a note when the files are not there). Nothing was tuned on
-  them; they are run only to report.
+- `frozen-hand`, `frozen-independent`, `frozen-presidio`: `bench/frozen/handwritten.jsonl`,
+  `independent.jsonl` and `presidio_faker.jsonl` (1,000 sentences of the same third-party
+  generator on the other half of its templates), loaded through `bench.loaders` and reported
+  only as aggregate figures (skipped with a note when the files are not there). Nothing was
+  tuned on them; they are run only to report.
 
 Leak is reported twice: the substring leak (the seed's metric) and the span-coverage leak
 ("uncovered": gold spans no detection overlaps), which does not count a short gold string
@@ -83,9 +87,11 @@ SETS = (
     "dev-hand-open",
     "dev-hand-open2",
     "dev-hand-open3",
+    "dev-presidio",
     "dev-long",
     "frozen-hand",
     "frozen-independent",
+    "frozen-presidio",
 )
 SYSTEMS = ("combined", "presidio", "regex")
 # Sets scored for aggregate figures only: their misses are never listed (nothing is tuned on them).
@@ -96,6 +102,7 @@ AGGREGATE_ONLY = (
     "dev-hand-fresh2",
     "frozen-hand",
     "frozen-independent",
+    "frozen-presidio",
 )
 LARGE_DOC_BYTES = 2_000_000
 # Hand-written sets read from `bench/dev/` (skipped with a note when the file is missing): the
@@ -140,7 +147,16 @@ def load_set(name: str, n: int) -> tuple[list[dict[str, Any]] | None, str]:
         return dev_sets.handwritten_dev(path), f"bench/dev/{path.name}"
     if name == "dev-long":
         return dev_sets.long_dev(), "dev-corpus and dev-hand(-hard) documents joined to 10-60 kB"
-    frozen = {"frozen-hand": "handwritten.jsonl", "frozen-independent": "independent.jsonl"}
+    if name == "dev-presidio":
+        from bench.loaders import load_corpus
+        from bench.third_party.presidio_faker import OUTPUTS
+
+        return load_corpus(OUTPUTS["dev"]), "presidio-evaluator's generator, dev templates"
+    frozen = {
+        "frozen-hand": "handwritten.jsonl",
+        "frozen-independent": "independent.jsonl",
+        "frozen-presidio": "presidio_faker.jsonl",
+    }
     if name not in frozen:  # never a fallback: a misspelt set name must not read a frozen set
         raise ValueError(f"unknown evaluation set {name!r}; the sets are {', '.join(SETS)}")
     path = FROZEN / frozen[name]

@@ -41,6 +41,7 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.cjk_names import cjk_full_name
 from anonymizer.detection.cv_lines import cv_employers
+from anonymizer.detection.escapes import escaped_breaks_as_breaks
 from anonymizer.detection.gazetteer import (
     SMALL_PLACE_RULE,
     city_countries,
@@ -806,6 +807,95 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
     return found
 
 
+# The lines of an address block below its street line: a flat or suite alone ("Suite 610",
+# "Apt. 504"), or a town, country or region with its postcode ("KOTKA", "Czech Republic
+# 95604", "Tegelen LI 5931 DB", "Lázne Bohdanec PA 533 41").
+_SECONDARY_LINE = re.compile(
+    r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Room|Rm\.?|Floor|Fl\.?|Bus|Box|Bte\.?)[ ]?#?"
+    r"\d{1,5}[A-Z]?"
+)
+_BLOCK_PLACE_LINE = re.compile(
+    rf"(?P<place>(?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}}?)"
+    r"(?:,?[ ]+(?:(?P<region>[A-Z]{2,3})|[a-z]{2,3}(?=[ ]+\d)))?"
+    r"(?:,?[ ]+(?P<code>\d{3,6}(?:[ -]\d{2,4})?(?:[ ][A-Z]{2})?))?"
+)
+MAX_BLOCK_LINES = 4
+# A secondary unit written before the street line on the same line ("Suite 530 79227
+# Platåveien 113"), and a number opening the line before the house number ("87664 1538
+# Thutlwa St").
+_SECONDARY_BEFORE = re.compile(
+    r"(?:\b(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat)[ ]?#?\d{1,5}[A-Z]?|^[ \t]*\d{1,5})[ ]+$",
+    re.MULTILINE,
+)
+
+
+def address_block_lines(text: str, kept: Sequence[Detection]) -> list[Detection]:
+    """The lines below a street line that end its address block (a suite, a town, a country,
+    each with its postcode), and a unit or number written before the street on its line: in
+    an address block every line locates the person, whatever its words mean elsewhere."""
+    found = []
+    for d in kept:
+        if d.category != "street address" or d.score < THRESHOLD:
+            continue
+        line_start = text.rfind("\n", 0, d.start) + 1
+        before = _SECONDARY_BEFORE.search(text, line_start, d.start)
+        part = before[0].strip() if before is not None else ""
+        if part and (part[0].isalpha() or text[d.start].isdigit()):
+            start = before.start() + before[0].index(part)  # type: ignore[union-attr]
+            found.append(_block_part(start, start + len(part)))
+        line_end = text.find("\n", d.end)
+        if line_end >= 0 and not text[d.end : line_end].strip():
+            found += _lines_below(text, line_end)
+    covered = {(d.start, d.end) for d in kept}
+    unique = {(f.start, f.end, f.category): f for f in found if (f.start, f.end) not in covered}
+    return list(unique.values())
+
+
+def _lines_below(text: str, line_end: int) -> list[Detection]:
+    """The address parts on the lines after `line_end` (a newline), up to the first line that
+    is none (one blank line may stand between them)."""
+    found: list[Detection] = []
+    blank_lines = 0
+    start = line_end + 1
+    for _ in range(MAX_BLOCK_LINES + 1):
+        if start > len(text):
+            break
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        line = text[start:stop]
+        body = line.strip()
+        body_start = start + len(line) - len(line.lstrip())
+        start = stop + 1
+        if not body:
+            blank_lines += 1
+            if blank_lines > 1:
+                break
+            continue
+        if _SECONDARY_LINE.fullmatch(body):
+            found.append(_block_part(body_start, body_start + len(body)))
+            continue
+        m = _BLOCK_PLACE_LINE.fullmatch(body)
+        if m is None or m["place"].casefold() in FIELD_LABELS or not _place_like(m["place"]):
+            break
+        for group, category in (
+            ("place", "location"),
+            ("region", "location"),
+            ("code", "postal code"),
+        ):
+            if m[group]:
+                found.append(
+                    _block_part(body_start + m.start(group), body_start + m.end(group), category)
+                )
+    return found
+
+
+def _block_part(start: int, end: int, category: str = "street address") -> Detection:
+    return Detection(
+        start, end, category, placeholder_for(category), "context", ADDRESS_TAIL_SCORE,
+        "address_block",
+    )  # fmt: skip
+
+
 def _tail_place(start: int, end: int) -> Detection:
     return Detection(
         start, end, "location", placeholder_for("location"), "context", ADDRESS_TAIL_SCORE,
@@ -1020,6 +1110,7 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         + ids_after_names(text, kept)
         + postcodes_after_places(text, kept)
         + address_tail(text, kept)
+        + address_block_lines(text, kept)
         + propagate_identifiers(text, kept)
         + propagate_entities(text, kept)
         + defined_acronyms(text, kept)
@@ -1058,6 +1149,7 @@ class CombinedDetector:
 
     def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
         """As `detect` for many documents, with the model batched over all of them."""
+        texts = [escaped_breaks_as_breaks(t) for t in texts]
         ner_all = self.ner_with_cased_copies(texts)
         kept = [
             combine(text, self.rule_detections(text), found)

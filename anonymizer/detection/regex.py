@@ -45,6 +45,7 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
+from anonymizer.detection.escapes import escaped_breaks_as_breaks
 from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
 from anonymizer.detection.gazetteer import city_names
 from anonymizer.detection.line_language import LANGUAGES, word_in_any_language, word_zipf
@@ -449,7 +450,8 @@ DATE_TEXT = (
 )
 DATE_NUM = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2}))"
 ORG_SUFFIX = (
-    r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.|Company|LLC|L\.L\.C\.|LLP|L\.P\.|Ltd\.?"
+    r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Co\.,?[ ]?Ltd\.?|CO\.,?[ ]?LTD\.?|Co\.|Company|LLC"
+    r"|L\.L\.C\.|LLP|L\.P\.|Ltd\.?|LTD\.?(?!-)|INC\.|CORP\."
     r"|Limited|PLC|plc|GmbH(?:[ ]&[ ]Co\.[ ]KG)?|AG|KG|KGaA|OHG|e\.V\.|S\.A\.S\.|S\.A\.|SAS|SARL"
     r"|S\.à[ ]r\.l\.|SA|S\.L\.|SL|S\.r\.l\.|Srl|S\.p\.A\.|SpA|SPA|S\.Coop\.|B\.V\.|BV|N\.V\.|NV"
     r"|A/S|ApS|AB|ASA|Oy|Oyj|K\.K\.|Pty(?:[ ]Ltd\.?)?|Pvt\.?[ ]Ltd\.?|sp\.[ ]z[ ]o\.o\.|s\.r\.o\."
@@ -2169,7 +2171,9 @@ RULES: tuple[Rule, ...] = (
         "phone",
         "phone number",
         _c(
-            _first(r"[+(\d]", r"[\w+/.,#@-]") + r"(?:[\d()]|[ .\-\u00a0/](?=[\d(])){5,30}"
+            # a comma may stand before "+" or "(" (a CSV cell), not before a digit ("1,234,567")
+            r"(?:[+(](?<![\w+/.#@-].)|\d(?<![\w+/.,#@-].))"
+            r"(?:[\d()]|[ .\-\u00a0/](?=[\d(])){5,30}"
             r"(?:[ ]?(?:ext\.?|x|\#)[ ]?\d{1,5})?(?![\w]|[.,/-]\d)",
             re.IGNORECASE,
         ),
@@ -2241,6 +2245,19 @@ RULES: tuple[Rule, ...] = (
             "tfno",
             "numer",
         ),
+    ),
+    Rule(
+        "phone_label_after",
+        "phone number",
+        _c(
+            "(" + _first(r"[+(\d]", r"[\w+/.#@-]") + r"(?:[\d()./-]|[ ](?=[\d(./-])){6,20}\d)"
+            r"[ ]?(?:[-–/][ ]?|\()(?i:office|fax|mobile|cell|home|work|landline|direct|tel)\b"
+        ),
+        HIGH,
+        "7–15 digits labelled right after as a line (555 123 4567 (office), 374 780 163-Fax)",
+        group=1,
+        validate=digits_in_phone_range,
+        requires=("office", "fax", "mobile", "cell", "home", "work", "landline", "direct", "tel"),
     ),
     # --- government and financial identifiers
     Rule(
@@ -6301,7 +6318,7 @@ class RegexDetector:
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         with collector_paused():
-            return self._detect(text)
+            return self._detect(escaped_breaks_as_breaks(text))
 
     def _detect(self, text: str) -> list[Detection]:
         plan = self.plan if len(text) > self.prefilter.block else self.short_plan

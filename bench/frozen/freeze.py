@@ -19,6 +19,7 @@ from typing import Any
 from bench.frozen.generate import COMMAND
 from bench.frozen.generate import OUTPUT as INDEPENDENT
 from bench.frozen.handwritten import OUTPUT as HANDWRITTEN
+from bench.third_party import presidio_faker
 
 FROZEN_DIR = Path(__file__).resolve().parent
 MANIFEST = FROZEN_DIR / "MANIFEST.json"
@@ -53,6 +54,13 @@ def build_manifest() -> dict[str, Any]:
             "seed": 2026,
             "n": 1000,
             "mimesis": version("mimesis"),
+        },
+        "presidio_faker.jsonl": {
+            **describe(presidio_faker.OUTPUTS["frozen"]),
+            "built_by": f"{presidio_faker.COMMAND}  (with {presidio_faker.GENERATOR})",
+            "seed": presidio_faker.SEEDS["frozen"],
+            "n": presidio_faker.SIZES["frozen"],
+            "generator": presidio_faker.GENERATOR,
         },
     }
 

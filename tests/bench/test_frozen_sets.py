@@ -12,13 +12,16 @@ from anonymizer.metrics import leaked_surfaces
 from bench.frozen import freeze, generate, handwritten
 from bench.frozen.markup import parse_markup
 from bench.loaders import load_corpus
+from bench.third_party import presidio_faker
 
 FROZEN = Path(freeze.__file__).resolve().parent
 MANIFEST = json.loads((FROZEN / "MANIFEST.json").read_text(encoding="utf-8"))
-SETS = ["handwritten.jsonl", "independent.jsonl"]
+SETS = ["handwritten.jsonl", "independent.jsonl", "presidio_faker.jsonl"]
+# The studyable half of the third-party generator's sentences, held to the same format.
+DEV_PRESIDIO = presidio_faker.OUTPUTS["dev"]
 
 
-def _docs(name: str) -> list[dict]:
+def _docs(name: str | Path) -> list[dict]:
     lines = (FROZEN / name).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line]
 
@@ -28,7 +31,7 @@ def test_data_files_match_the_manifest_hashes(name):
     assert freeze.sha256(FROZEN / name) == MANIFEST[name]["sha256"]
 
 
-@pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("name", [*SETS, DEV_PRESIDIO])
 def test_every_span_is_non_empty_known_and_disjoint(name):
     docs = _docs(name)
     assert len({d["id"] for d in docs}) == len(docs)
@@ -48,7 +51,7 @@ def test_every_span_is_non_empty_known_and_disjoint(name):
             ), (doc["id"], negative)
 
 
-@pytest.mark.parametrize("name", SETS)
+@pytest.mark.parametrize("name", [*SETS, DEV_PRESIDIO])
 def test_redacting_exactly_the_gold_spans_leaks_nothing(name):
     """Every occurrence of a gold string is itself gold, so the leak metric can reach 0."""
     for doc in _docs(name):
@@ -70,6 +73,24 @@ def test_generator_with_the_recorded_seed_reproduces_the_independent_set_byte_fo
     assert recorded["built_by"] == generate.COMMAND
     docs = generate.generate(recorded["seed"], recorded["n"])
     assert handwritten.render_jsonl(docs).encode() == (FROZEN / "independent.jsonl").read_bytes()
+
+
+def test_the_presidio_sets_come_from_disjoint_halves_of_the_generator_s_templates():
+    """The frozen sentences' templates were never studied: no dev sentence shares one."""
+    assert MANIFEST["presidio_faker.jsonl"]["generator"] == presidio_faker.GENERATOR
+    assert presidio_faker.template_half("My name is {{name}}") in ("dev", "frozen")
+    halves = {presidio_faker.template_half(t) for t in ("a", "b", "c", "d", "e", "f", "g")}
+    assert halves == {"dev", "frozen"}
+    frozen_texts = {d["text"] for d in _docs("presidio_faker.jsonl")}
+    assert not frozen_texts & {d["text"] for d in _docs(DEV_PRESIDIO)}
+
+
+@pytest.mark.parametrize("split", ["dev", "frozen"])
+def test_the_third_party_generator_reproduces_its_sets_byte_for_byte(split):
+    """Needs presidio-evaluator (not a project dependency): see bench/third_party/presidio_faker."""
+    pytest.importorskip("presidio_evaluator", reason="presidio-evaluator is not installed")
+    documents, _ = presidio_faker.build(split)
+    assert presidio_faker.render(documents) == presidio_faker.OUTPUTS[split].read_text("utf-8")
 
 
 @pytest.mark.parametrize("name", SETS)
