@@ -41,7 +41,6 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.chunking import detect_in_chunks
 from anonymizer.detection.cjk_names import cjk_full_name
 from anonymizer.detection.cv_lines import cv_employers
-from anonymizer.detection.escapes import escaped_breaks_as_breaks
 from anonymizer.detection.gazetteer import (
     SMALL_PLACE_RULE,
     city_countries,
@@ -77,6 +76,7 @@ from anonymizer.detection.regex import (
     RegexDetector,
 )
 from anonymizer.detection.table_columns import table_column_detections
+from anonymizer.detection.view import detection_view
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
 
@@ -1149,7 +1149,7 @@ class CombinedDetector:
 
     def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
         """As `detect` for many documents, with the model batched over all of them."""
-        texts = [escaped_breaks_as_breaks(t) for t in texts]
+        texts = [detection_view(t) for t in texts]
         ner_all = self.ner_with_cased_copies(texts)
         kept = [
             combine(text, self.rule_detections(text), found)

@@ -45,7 +45,6 @@ from anonymizer.detection.checksums import (
     phone_plausible,
     ssn_valid,
 )
-from anonymizer.detection.escapes import escaped_breaks_as_breaks
 from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
 from anonymizer.detection.gazetteer import city_names
 from anonymizer.detection.line_language import LANGUAGES, word_in_any_language, word_zipf
@@ -57,6 +56,7 @@ from anonymizer.detection.prefilter import (
     hyperscan_available,
     opens_with_word_boundary,
 )
+from anonymizer.detection.view import detection_view
 from anonymizer.detection.wordlists import (
     CAPITALISED_GROUP_NOUNS,
     FIELD_LABELS,
@@ -6318,7 +6318,7 @@ class RegexDetector:
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
         with collector_paused():
-            return self._detect(escaped_breaks_as_breaks(text))
+            return self._detect(detection_view(text))
 
     def _detect(self, text: str) -> list[Detection]:
         plan = self.plan if len(text) > self.prefilter.block else self.short_plan

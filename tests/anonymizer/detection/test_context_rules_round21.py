@@ -1,8 +1,9 @@
-"""Session 17: line breaks written as escapes (`\\n` in JSON strings, logs and exports) read as
-breaks; the lines below a street line that end its address block (a suite, a town, a
-country, each with its postcode); a phone number after a comma (a CSV cell) or labelled right
-after (555 123 4567 (office), 374 780 163-Fax); Asian legal forms written "Co.,Ltd." and
-company names in capitals (LITE-ON JAPAN LTD.).
+"""Session 17: the text as the detector reads it (`view.py`): line breaks written as escapes
+(`\\n` in JSON strings, logs and exports), Windows and old Mac line ends, and no-break and
+typographic spaces read as plain breaks and spaces at the same offsets; the lines below a
+street line that end its address block (a suite, a town, a country, each with its postcode);
+a phone number after a comma (a CSV cell) or labelled right after (555 123 4567 (office),
+374 780 163-Fax); Asian legal forms written "Co.,Ltd." and company names in capitals.
 Every example was written for this test; none comes from an evaluation set. Each positive
 case fails on the detector of the last landed release (7a000bc), and each negative case
 guards a reading the rule must not take."""
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from anonymizer.detection.escapes import escaped_breaks_as_breaks
+from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.regex import RegexDetector
+from anonymizer.detection.view import detection_view, escaped_breaks_as_breaks
 
 RULES = RegexDetector()
 
@@ -39,6 +41,83 @@ def test_escaped_breaks_become_breaks_at_the_same_offsets():
 @pytest.mark.parametrize("path", [r"C:\new\temp\notes.txt", r"C:\Users\nina\tools"])
 def test_an_escape_before_a_lower_case_letter_is_left_alone(path):
     assert escaped_breaks_as_breaks(path) == path
+
+
+def test_a_text_escaped_throughout_has_its_lower_case_lines_and_quotes_undone():
+    text = r'{"body": "Hi,\nthe key for \"Halima Yusuf\" is at desk 4.\nbtw call her"}'
+    view = escaped_breaks_as_breaks(text)
+    assert len(view) == len(text)
+    assert view.splitlines()[1:] == [
+        'the key for  "Halima Yusuf"  is at desk 4. ',
+        'btw call her"}',
+    ]
+
+
+def test_one_escape_alone_does_not_make_a_text_escaped():
+    text = r"Logs in C:\temp\nightly and one line\n"
+    assert escaped_breaks_as_breaks(text) == text.replace("line\\n", "line \n")
+
+
+def test_windows_line_ends_and_unusual_spaces_become_plain_at_the_same_offsets():
+    text = "Dr\u00a0Ana Lima\r\n12\u202fRua Augusta\rLisboa\u2009Portugal"
+    view = detection_view(text)
+    assert len(view) == len(text)
+    assert view == "Dr Ana Lima \n12 Rua Augusta\nLisboa Portugal"
+    assert detection_view("plain text\twith a tab\n") == "plain text\twith a tab\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "value"),
+    [
+        (
+            "Please\u00a0contact\u00a0Jarosław\u00a0Wójcik\u00a0at\u00a014\u00a0Mill\u00a0Lane.",
+            "street address",
+            "14\u00a0Mill\u00a0Lane",
+        ),
+        ("To: Grace Mbeki\r\n22 Acacia Avenue\r\nSuite 5\r\nMOKOPANE\r\n", "location", "MOKOPANE"),
+    ],
+)
+def test_text_with_no_break_spaces_and_windows_line_ends_is_read_as_plain_text(
+    combined, text, category, value
+):
+    found = combined.detect(text)
+    start = text.index(value)
+    assert any(
+        d.category == category and d.start <= start and start + len(value) <= d.end for d in found
+    )
+
+
+LETTER = """Dear Ms Halvorsen,
+
+Your parcel for Rukmini Iyer was returned to our depot at 41 Sandown Road, Deal CT14 6PQ.
+Please call Tobias Engström on 020 7946 0321 or write to t.engstrom@example.net.
+
+Reference: RMA-448120
+Kind regards,
+Bogdan Petrescu
+"""
+
+
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        lambda t: t.replace("\n", "\r\n"),
+        lambda t: t.replace("\n", "\r"),
+        lambda t: t.replace(" ", "\u00a0"),
+        lambda t: t.replace(" ", "\u202f").replace("\n", "\r\n"),
+    ],
+    ids=["crlf", "cr", "nbsp", "narrow-nbsp-crlf"],
+)
+def test_line_ends_and_spaces_do_not_change_what_is_found(combined, rewrite):
+    """The same letter with other line ends or spaces: the same strings are found."""
+
+    def found(text: str) -> set[tuple[str, str]]:
+        return {
+            (" ".join(text[d.start : d.end].split()), d.category)
+            for d in resolve_overlaps(combined.detect(text))
+        }
+
+    assert found(rewrite(LETTER)) == found(LETTER)
 
 
 def test_an_address_block_written_with_escaped_breaks_is_read_line_by_line(combined):
