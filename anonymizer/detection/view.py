@@ -1,8 +1,9 @@
 """The text as the rules and the model read it: the same length as the document, so every
 offset into it is an offset into the document, with the writing habits that hide a text's
 structure undone: line breaks written as escapes (`\\n` in JSON strings, logs and exports),
-Windows and old Mac line ends, and the no-break and typographic spaces of text copied from
-web pages, word processors and PDFs (spaCy and the rules split words at ASCII spaces only)."""
+reply quote markers (`> `), Windows and old Mac line ends, and the no-break and
+typographic spaces of text copied from web pages, word processors and PDFs (spaCy and the
+rules split words at ASCII spaces only)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ _ANY_ESCAPED_BREAK = re.compile(r"\\([nrt])")
 _ESCAPED_QUOTE = re.compile(r'\\"(\w)?')
 MIN_ESCAPES = 2  # escapes in a text that mark it as escaped throughout (a JSON string, a log)
 _BREAK = {"n": "\n", "r": "\r", "t": "\t"}
+# Reply quote markers at a line's start ("> ", ">> ", "> > "): the quoted line starts after them.
+_QUOTE_MARKERS = re.compile(r"^[ \t]*>(?:[ \t]*>)*(?=[ \t]|$)", re.MULTILINE)
 _LONE_CR = re.compile(r"\r(?!\n)")
 # No-break, figure, narrow no-break, en/em/thin/hair spaces; CR before LF. Not the ideographic
 # space: CJK text writes it between a name and what follows, and the CJK rules read it so.
@@ -42,10 +45,19 @@ def escaped_breaks_as_breaks(text: str) -> str:
     return text
 
 
+def quote_markers_as_spaces(text: str) -> str:
+    """`text` with the reply quote markers at line starts ("> ", ">> ") as spaces: same
+    length, same offsets."""
+    if ">" not in text:
+        return text
+    return _QUOTE_MARKERS.sub(lambda m: " " * len(m[0]), text)
+
+
 def detection_view(text: str) -> str:
-    """`text` with escaped breaks read as breaks, a lone CR as a line break, a CR before LF
-    and every unusual space as an ASCII space: same length, same offsets."""
-    text = escaped_breaks_as_breaks(text)
+    """`text` with escaped breaks read as breaks, reply quote markers as spaces, a lone CR as
+    a line break, a CR before LF and every unusual space as an ASCII space: same length, same
+    offsets."""
+    text = quote_markers_as_spaces(escaped_breaks_as_breaks(text))
     if _UNUSUAL.search(text) is None:
         return text
     return _LONE_CR.sub("\n", text).translate(_AS_SPACE)

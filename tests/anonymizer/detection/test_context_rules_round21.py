@@ -98,6 +98,19 @@ Bogdan Petrescu
 """
 
 
+def test_reply_quote_markers_become_spaces_at_line_starts_only():
+    text = "> Hi Ana,\n>> flat 4, 12 Elm Rd\n> > ok\nif a > b then\n>no space"
+    view = detection_view(text)
+    assert len(view) == len(text)
+    assert view.splitlines() == [
+        "  Hi Ana,",
+        "   flat 4, 12 Elm Rd",
+        "    ok",
+        "if a > b then",
+        ">no space",
+    ]
+
+
 @pytest.mark.parametrize(
     "rewrite",
     [
@@ -105,8 +118,9 @@ Bogdan Petrescu
         lambda t: t.replace("\n", "\r"),
         lambda t: t.replace(" ", "\u00a0"),
         lambda t: t.replace(" ", "\u202f").replace("\n", "\r\n"),
+        lambda t: "> " + t.replace("\n", "\n> "),
     ],
-    ids=["crlf", "cr", "nbsp", "narrow-nbsp-crlf"],
+    ids=["crlf", "cr", "nbsp", "narrow-nbsp-crlf", "reply-quoted"],
 )
 def test_line_ends_and_spaces_do_not_change_what_is_found(combined, rewrite):
     """The same letter with other line ends or spaces: the same strings are found."""
