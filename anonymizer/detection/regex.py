@@ -2172,7 +2172,7 @@ RULES: tuple[Rule, ...] = (
         "phone number",
         _c(
             # a comma may stand before "+" or "(" (a CSV cell), not before a digit ("1,234,567")
-            r"(?:[+(](?<![\w+/.#@-].)|\d(?<![\w+/.,#@-].))"
+            r"[+(\d](?<![\w+/.#@-].)(?<!,\d)"
             r"(?:[\d()]|[ .\-\u00a0/](?=[\d(])){5,30}"
             r"(?:[ ]?(?:ext\.?|x|\#)[ ]?\d{1,5})?(?![\w]|[.,/-]\d)",
             re.IGNORECASE,
@@ -2258,6 +2258,14 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=digits_in_phone_range,
         requires=("office", "fax", "mobile", "cell", "home", "work", "landline", "direct", "tel"),
+        trigger=Trigger(
+            _c(
+                r"\d[ ]?(?:[-–/][ ]?|\()"
+                r"(?i:office|fax|mobile|cell|home|work|landline|direct|tel)\b"
+            ),
+            32,
+            0,
+        ),
     ),
     # --- government and financial identifiers
     Rule(

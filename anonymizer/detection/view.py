@@ -17,8 +17,9 @@ _ANY_ESCAPED_BREAK = re.compile(r"\\([nrt])")
 _ESCAPED_QUOTE = re.compile(r'\\"(\w)?')
 MIN_ESCAPES = 2  # escapes in a text that mark it as escaped throughout (a JSON string, a log)
 _BREAK = {"n": "\n", "r": "\r", "t": "\t"}
-# Reply quote markers at a line's start ("> ", ">> ", "> > "): the quoted line starts after them.
-_QUOTE_MARKERS = re.compile(r"^[ \t]*>(?:[ \t]*>)*(?=[ \t]|$)", re.MULTILINE)
+# Reply quote markers at a line's start ("> ", ">> ", "> > "): the quoted line starts after
+# them. Searched from the ">" (a literal the engine finds fast), the line start checked after.
+_QUOTE_MARKERS = re.compile(r">(?:[ \t]*>)*(?=[ \t\r\n]|$)")
 _LONE_CR = re.compile(r"\r(?!\n)")
 # No-break, figure, narrow no-break, en/em/thin/hair spaces; CR before LF. Not the ideographic
 # space: CJK text writes it between a name and what follows, and the CJK rules read it so.
@@ -50,7 +51,14 @@ def quote_markers_as_spaces(text: str) -> str:
     length, same offsets."""
     if ">" not in text:
         return text
-    return _QUOTE_MARKERS.sub(lambda m: " " * len(m[0]), text)
+    pieces, last = [], 0
+    for m in _QUOTE_MARKERS.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if m.start() < last or text[line_start : m.start()].strip(" \t"):
+            continue
+        pieces += [text[last : m.start()], " " * (m.end() - m.start())]
+        last = m.end()
+    return "".join(pieces) + text[last:] if pieces else text
 
 
 def detection_view(text: str) -> str:
@@ -58,6 +66,6 @@ def detection_view(text: str) -> str:
     a line break, a CR before LF and every unusual space as an ASCII space: same length, same
     offsets."""
     text = quote_markers_as_spaces(escaped_breaks_as_breaks(text))
-    if _UNUSUAL.search(text) is None:
+    if (text.isascii() and "\r" not in text) or _UNUSUAL.search(text) is None:
         return text
     return _LONE_CR.sub("\n", text).translate(_AS_SPACE)
