@@ -26,6 +26,7 @@ from anonymizer.detection.regex import (
     lower_same_length,
     runs_at_anchors,
 )
+from anonymizer.detection.view import detection_view
 from anonymizer.types import Detection
 from bench import dev_sets
 
@@ -45,7 +46,9 @@ def reference_matches(rule: Rule, text: str) -> Iterator[re.Match[str]]:
 
 def reference_detect(text: str) -> list[Detection]:
     """Every rule run independently, with nothing shared or precomputed between rules (the
-    CJK rules over the whole text, not only the lines that hold CJK characters)."""
+    CJK rules over the whole text, not only the lines that hold CJK characters), on the text
+    as the detector reads it (`view.detection_view`: same length, same offsets)."""
+    text = detection_view(text)
     lowered = lower_same_length(text)
     found = []
     for rule in RULES + CJK_RULES:
