@@ -73,6 +73,7 @@ from anonymizer.detection.regex import (
     NUMBER_WORD,
     PARTICLES,
     STREET_SUFFIX,
+    UNIT_WORD,
     RegexDetector,
 )
 from anonymizer.detection.table_columns import table_column_detections
@@ -802,7 +803,7 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
             if surface.casefold() in FIELD_LABELS or not _place_like(surface):
                 break
             if (start, end) not in covered:
-                found.append(_tail_place(start, end))
+                found.append(_address_part(start, end, "location", "address_tail"))
             position = end
     return found
 
@@ -810,10 +811,7 @@ def address_tail(text: str, kept: Sequence[Detection]) -> list[Detection]:
 # The lines of an address block below its street line: a flat or suite alone ("Suite 610",
 # "Apt. 504"), or a town, country or region with its postcode ("KOTKA", "Czech Republic
 # 95604", "Tegelen LI 5931 DB", "Lázne Bohdanec PA 533 41").
-_SECONDARY_LINE = re.compile(
-    r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Room|Rm\.?|Floor|Fl\.?|Bus|Box|Bte\.?)[ ]?#?"
-    r"\d{1,5}[A-Z]?"
-)
+_SECONDARY_LINE = re.compile(rf"(?:{UNIT_WORD}|Bus|Box|Bte\.?)[ ]?#?\d{{1,5}}[A-Z]?")
 _BLOCK_PLACE_LINE = re.compile(
     rf"(?P<place>(?:{_ADDRESS_WORD})(?:[ ](?:{_ADDRESS_WORD}|{_PLACE_PARTICLE})){{0,3}}?)"
     r"(?:,?[ ]+(?:(?P<region>[A-Z]{2,3})|[a-z]{2,3}(?=[ ]+\d)))?"
@@ -834,6 +832,7 @@ def address_block_lines(text: str, kept: Sequence[Detection]) -> list[Detection]
     each with its postcode), and a unit or number written before the street on its line: in
     an address block every line locates the person, whatever its words mean elsewhere."""
     found = []
+    read_below: set[int] = set()
     for d in kept:
         if d.category != "street address" or d.score < THRESHOLD:
             continue
@@ -842,9 +841,10 @@ def address_block_lines(text: str, kept: Sequence[Detection]) -> list[Detection]
         part = before[0].strip() if before is not None else ""
         if part and (part[0].isalpha() or text[d.start].isdigit()):
             start = before.start() + before[0].index(part)  # type: ignore[union-attr]
-            found.append(_block_part(start, start + len(part)))
+            found.append(_address_part(start, start + len(part), "street address"))
         line_end = text.find("\n", d.end)
-        if line_end >= 0 and not text[d.end : line_end].strip():
+        if line_end not in read_below and line_end >= 0 and not text[d.end : line_end].strip():
+            read_below.add(line_end)  # a street found by a rule and by the model: read once
             found += _lines_below(text, line_end)
     covered = {(d.start, d.end) for d in kept}
     unique = {(f.start, f.end, f.category): f for f in found if (f.start, f.end) not in covered}
@@ -872,7 +872,7 @@ def _lines_below(text: str, line_end: int) -> list[Detection]:
                 break
             continue
         if _SECONDARY_LINE.fullmatch(body):
-            found.append(_block_part(body_start, body_start + len(body)))
+            found.append(_address_part(body_start, body_start + len(body), "street address"))
             continue
         m = _BLOCK_PLACE_LINE.fullmatch(body)
         if m is None or m["place"].casefold() in FIELD_LABELS or not _place_like(m["place"]):
@@ -884,23 +884,15 @@ def _lines_below(text: str, line_end: int) -> list[Detection]:
         ):
             if m[group]:
                 found.append(
-                    _block_part(body_start + m.start(group), body_start + m.end(group), category)
+                    _address_part(body_start + m.start(group), body_start + m.end(group), category)
                 )
     return found
 
 
-def _block_part(start: int, end: int, category: str = "street address") -> Detection:
+def _address_part(start: int, end: int, category: str, rule_id: str = "address_block") -> Detection:
     return Detection(
-        start, end, category, placeholder_for(category), "context", ADDRESS_TAIL_SCORE,
-        "address_block",
-    )  # fmt: skip
-
-
-def _tail_place(start: int, end: int) -> Detection:
-    return Detection(
-        start, end, "location", placeholder_for("location"), "context", ADDRESS_TAIL_SCORE,
-        "address_tail",
-    )  # fmt: skip
+        start, end, category, placeholder_for(category), "context", ADDRESS_TAIL_SCORE, rule_id
+    )
 
 
 def _place_like(surface: str) -> bool:
@@ -1177,7 +1169,7 @@ class CombinedDetector:
         return (
             detect_in_chunks(
                 text,
-                lambda chunks: [self.rules.detect(c) for c in chunks],
+                lambda chunks: [self.rules.detect_in_view(c) for c in chunks],
                 RULE_CHUNK_CHARS,
                 RULE_CHUNK_OVERLAP,
             )

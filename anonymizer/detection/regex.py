@@ -479,10 +479,15 @@ STREET_SUFFIX = (  # USPS Publication 28 street suffixes (common subset) and UK 
     r"|Ridge|River|Route|Shoals?|Shore|Spring|Springs|Station|Stream|Summit|Trace|Track"
     r"|Tunnel|Union|Valley|Via|View|Village|Ville|Vista|Wells?)"
 )
+# The word before a flat, suite or room number in an address line.
+UNIT_WORD = r"(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?|Room|Rm\.?)"
 US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
     r"|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)"
 )
+# A phone line's label written right after its number: "(office)", "-Fax", " / mobile".
+PHONE_LABELS = ("office", "fax", "mobile", "cell", "home", "work", "landline", "direct", "tel")
+_PHONE_LABEL_AFTER = rf"[ ]?(?:[-–/][ ]?|\()(?i:{'|'.join(PHONE_LABELS)})\b"
 # Between a keyword and its value: "Badge n° 0044", "Nr.: 5512", "(PNR): K7Q2XM",
 # "'nie': 'Y2484036G'", "mi DNI es 26477377F".
 KEY_SEP = (  # a full-width colon too, as Chinese and Japanese forms write it ("ID No.：")
@@ -2250,22 +2255,17 @@ RULES: tuple[Rule, ...] = (
         "phone_label_after",
         "phone number",
         _c(
-            "(" + _first(r"[+(\d]", r"[\w+/.#@-]") + r"(?:[\d()./-]|[ ](?=[\d(./-])){6,20}\d)"
-            r"[ ]?(?:[-–/][ ]?|\()(?i:office|fax|mobile|cell|home|work|landline|direct|tel)\b"
+            "("
+            + _first(r"[+(\d]", r"[\w+/.#@-]")
+            + r"(?:[\d()./-]|[ ](?=[\d(./-])){6,20}\d)"
+            + _PHONE_LABEL_AFTER
         ),
         HIGH,
         "7–15 digits labelled right after as a line (555 123 4567 (office), 374 780 163-Fax)",
         group=1,
         validate=digits_in_phone_range,
-        requires=("office", "fax", "mobile", "cell", "home", "work", "landline", "direct", "tel"),
-        trigger=Trigger(
-            _c(
-                r"\d[ ]?(?:[-–/][ ]?|\()"
-                r"(?i:office|fax|mobile|cell|home|work|landline|direct|tel)\b"
-            ),
-            32,
-            0,
-        ),
+        requires=PHONE_LABELS,
+        trigger=Trigger(_c(r"\d" + _PHONE_LABEL_AFTER), 32, 0),
     ),
     # --- government and financial identifiers
     Rule(
@@ -3276,7 +3276,7 @@ RULES: tuple[Rule, ...] = (
             rf"(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?[ ]+)?"
             rf"(?:(?:{CAP_WORD}|\d{{1,3}}(?:st|nd|rd|th))[ ]+){{1,4}}{STREET_SUFFIX}\b\.?"
             rf"(?:[ ]+(?:NW|NE|SW|SE|N|S|E|W)\b)?"
-            rf"(?:,?[ ]+(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|\#)"
+            rf"(?:,?[ ]+(?:{UNIT_WORD}|\#)"
             rf"[ ]?\#?[\w-]{{1,6}})?"
         ),
         MEDIUM,
@@ -6325,8 +6325,13 @@ class RegexDetector:
 
     def detect(self, text: str) -> list[Detection]:
         """Every rule's detections, overlaps included (the pipeline resolves them)."""
+        return self.detect_in_view(detection_view(text))
+
+    def detect_in_view(self, view: str) -> list[Detection]:
+        """As `detect`, for a text already read through `detection_view` (the combined
+        detector's, so the view is made once)."""
         with collector_paused():
-            return self._detect(detection_view(text))
+            return self._detect(view)
 
     def _detect(self, text: str) -> list[Detection]:
         plan = self.plan if len(text) > self.prefilter.block else self.short_plan

@@ -31,6 +31,7 @@ import random
 import sys
 from collections import Counter
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,7 @@ def to_document(sample: Any, doc_id: str) -> dict[str, Any] | None:
     return {"id": doc_id, "genre": genre, "text": text, "spans": spans, "negatives": []}
 
 
+@lru_cache(maxsize=1)
 def _placeholders() -> dict[str, str]:
     """Our placeholders, read from the module file: the generator's environment cannot import
     the `anonymizer` package (it lacks the project's dependencies)."""
