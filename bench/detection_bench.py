@@ -87,6 +87,7 @@ SETS = (
     "dev-hand-open",
     "dev-hand-open2",
     "dev-hand-open3",
+    "dev-hand-open4",
     "dev-presidio",
     "dev-long",
     "frozen-hand",
@@ -115,6 +116,7 @@ HANDWRITTEN_FILES = {
     "dev-hand-open": "HANDWRITTEN_OPEN",
     "dev-hand-open2": "HANDWRITTEN_OPEN2",
     "dev-hand-open3": "HANDWRITTEN_OPEN3",
+    "dev-hand-open4": "HANDWRITTEN_OPEN4",
 }
 
 

@@ -121,12 +121,14 @@ _CUE_WORDS = {
     "id": "id ids no nr nº n° number num member membership customer client account acct "
     "badge employee emp staff personnel student patient pupil matricule nummer numéro "
     "número numero kundennummer mitglied socio tenant uid userid sku serial asset card "
-    "contract policy meter zähler",
+    "contract policy meter zähler relatienummer klantnummer lidnummer kundnummer "
+    "asiakasnumero",
     "reference": "ref reference case ticket order invoice claim booking incident docket "
     "tracking confirmation conf dossier aktenzeichen référence referencia pedido commande "
     "bestellung rechnung factura facture rx prescription file application reservation",
     "handle": "user username usr login handle nick nickname owner author assignee reporter "
-    "cn dm benutzer benutzername utilisateur usuario utente pseudo upi vpa admin committer "
+    "cn dm benutzer benutzername kennung benutzerkennung utilisateur usuario utente pseudo "
+    "upi vpa admin committer "
     "actor profile instagram twitter telegram discord github gitlab slack skype",
     "secret": "password passwd pwd pass passphrase passcode pin token secret key apikey "
     "bearer auth credential credentials otp code codes wifi wlan passwort kennwort mot "

@@ -47,7 +47,13 @@ from anonymizer.detection.checksums import (
 )
 from anonymizer.detection.financial import FINANCIAL_INSTITUTIONS
 from anonymizer.detection.gazetteer import city_names
-from anonymizer.detection.line_language import LANGUAGES, word_in_any_language, word_zipf
+from anonymizer.detection.line_language import (
+    LANGUAGES,
+    VERY_COMMON_ZIPF,
+    line_language,
+    word_in_any_language,
+    word_zipf,
+)
 from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
 from anonymizer.detection.prefilter import (
     Gates,
@@ -510,6 +516,11 @@ _NOT_NAME_START = STARTERS | NON_NAME
 _NOT_NAME_ANYWHERE = NON_NAME | PLACES
 _NOT_AFTER_TITLE = STARTERS | NON_NAME | PLACES
 _ENDS_CONTEXT_NAME = STOP_AFTER_NAME | NOT_A_NAME
+# Words that open what a speaker says ("Customer: good afternoon"), never a name after a label.
+_SPEECH_OPENERS = frozenset(
+    "good hello hi hey hiya morning afternoon evening thanks thank yes yeah no ok okay please"
+    " sorry sure welcome bye".split()
+)
 _POSSESSIVE_ENDS = ("'s", "’s")
 
 
@@ -647,7 +658,7 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
     if not words:
         return None
     bares = _bare_words(words)
-    if bares[0] in NOT_A_NAME:
+    if bares[0] in NOT_A_NAME or bares[0] in _SPEECH_OPENERS:
         return None
     kept = 1
     while kept < len(words) and bares[kept] not in _ENDS_CONTEXT_NAME:
@@ -660,6 +671,29 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
     while last_end > first_start and text[last_end - 1] in ".,;:!?":
         last_end -= 1
     return first_start, last_end
+
+
+SIGNOFF_CONTEXT = 300  # characters before a sign-off read for the message's language
+
+
+def refine_signoff_intl(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A name after a sign-off of another language, not a team ("Equipo de soporte",
+    "Service client"): no word is common in English or in the language of the message above
+    it ("mele" is a Romanian word, but a name below a Māori sign-off in English mail)."""
+    span = refine_context_name(text, start, end)
+    if span is None:
+        return None
+    before = " ".join(text[max(0, start - SIGNOFF_CONTEXT) : start].split())
+    language = line_language(before)
+    for word in _bare_words(text[span[0] : span[1]].split()):
+        folded = word.casefold()
+        if is_known_name(folded):
+            continue
+        if is_common_non_name(folded) or (
+            language is not None and word_zipf(folded, language) >= VERY_COMMON_ZIPF
+        ):
+            return None
+    return span
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
@@ -854,6 +888,8 @@ _URL_USER_BEFORE = re.compile(r"://[^\s:/@]{1,64}:$")
 def refine_not_url_credentials(text: str, start: int, end: int) -> tuple[int, int] | None:
     if _URL_USER_BEFORE.search(text, max(0, start - 80), start):
         return None
+    if text.startswith("git@", start) and text.startswith(":", end):
+        return None  # an SSH remote (git@github.com:owner/repo.git): its owner is the handle
     return start, end
 
 
@@ -920,8 +956,9 @@ _RECORDED = (
 
 
 def _unknown_lower_word(value: str) -> bool:
-    """A lower-case login no dictionary knows ("dfurlong"), not a word ("experience")."""
-    return zipf(value) == 0 and value not in known_names()
+    """A lower-case login no dictionary knows ("dfurlong"), not a word of English or of
+    another language we read ("experience", "gesperrt")."""
+    return zipf(value) == 0 and value not in known_names() and not word_in_any_language(value)
 
 
 def _hyphenated_common_word(value: str) -> bool:
@@ -1309,6 +1346,36 @@ _DATE_INTL = _c(
     _first(r"\d", r"[\w/.,-]")
     + rf"\d?(?:\.|er|º)?[ ]+(?:de[ ]+)?{MONTH_INTL}(?:[ ]+(?:de[ ]+)?\d{{4}})?(?![\w])",
     re.IGNORECASE,
+)
+# A day, a month abbreviated in another language and a year, as mail clients date quoted and
+# forwarded messages ("wt., 8 kwi 2025", "8 avr. 2025", "3 de abr. de 2025", "8 mrt 2025");
+# the year is required: alone, several abbreviations are words ("mar", "sie", "lis").
+MONTH_INTL_ABBREV = (
+    r"(?:sty|lut|kwi|cze|lip|sie|wrz|paź|paz|lis|gru|janv|févr|fevr|fév|avr|juil|déc|ene|abr"
+    r"|ago|dic|mär|okt|dez|mrt|gen|mag|giu|lug|set|ott|fev|out|mar|mai|jun|jul|sept?|nov|feb)"
+)
+_DATE_INTL_ABBREV = _c(
+    rf"(?<![\w/.,-]){_DAY}\.?[ ]+(?:de[ ]+)?{MONTH_INTL_ABBREV}\.?[ ]+(?:de[ ]+)?\d{{4}}(?![\w])",
+    re.IGNORECASE,
+)
+# A month in lower case before a day written as an ordinal ("nov. 3rd", "june 14th"): the
+# ordinal makes it a date where "may 3" alone would not be one.
+_DATE_MONTH_DAY_LOWER = _c(
+    rf"(?<![\w/.-])(?:(?!may\b){MONTH.lower()})\.?[ ]+{_DAY}(?:st|nd|rd|th)\b(?![-\w])"
+)
+# Sign-offs of other languages before a name on the next line (French, German, Dutch, Spanish,
+# Italian, Portuguese, Polish, Czech, the Scandinavian languages, Finnish, Turkish, Hungarian,
+# Russian, Māori, Tagalog, Swahili, Hawaiian).
+SIGNOFF_INTL = (
+    r"cordialement|bien[ ]à[ ]vous|bisous|amitiés|bien[ ]amicalement|(?:mit[ ])?freundlichen"
+    r"[ ]grüßen|freundliche[ ]grüße|viele[ ]grüße|liebe[ ]grüße|beste[ ]grüße|lg|mfg|vg"
+    r"|met[ ]vriendelijke[ ]groet(?:en)?|vriendelijke[ ]groet(?:en)?|groetjes|groeten"
+    r"|hartelijke[ ]groet(?:en)?|saludos(?:[ ]cordiales)?|un[ ]saludo|atentamente|abrazos"
+    r"|un[ ]abrazo|besos|cordiali[ ]saluti|distinti[ ]saluti|saluti|un[ ]abbraccio"
+    r"|atenciosamente|abraços|beijos|cumprimentos|pozdrawiam|z[ ]poważaniem|pozdrav(?:y|em)?"
+    r"|s[ ]pozdravem|(?:med[ ])?vänliga?[ ]hälsningar?|hälsningar|mvh|(?:med[ ])?venlig[ ]hilsen"
+    r"|vennlig[ ]hilsen|hilsen|ystävällisin[ ]terveisin|terveisin|saygılarımla|üdvözlettel"
+    r"|с[ ]уважением|ng[aā][ ]mihi|m[aā][ ]te[ ]w[aā]|noho[ ]ora[ ]mai|salamat|asante|mahalo"
 )
 # Two day.month dates joined as a range ("od 19.05 do 23.05", "03.04–07.04"): alone, "19.05"
 # may be a price or a time; the range word and a second valid date make it a date.
@@ -2784,7 +2851,7 @@ RULES: tuple[Rule, ...] = (
             r"|shipment|transaction|receipt|PO|RMA|PNR|bag[ ]tag|baggage[ ]tag|consignment|parcel"
             r"|AWB|certificate|cert|credential|crime[ ]ref(?:erence)?|crime|complaint|enquiry"
             r"|inquiry|matter|file[ ](?:ref|no\.?|number)|mandate|voucher|itinerary|work[ ]order"
-            r"|job|issue|bug|report|dispute|URN|CRN|FIR\b|conf\.)"
+            r"|job|issue|bug|report|dispute|URN|CRN|PNC|FIR\b|conf\.|kenmerk)"
             r"(?:[ ](?:id|number|no\.?|num|#|code|ref(?:erence)?))?)"
             + KEY_SEP
             + ID_VALUE.replace("{min}", "3")
@@ -2866,6 +2933,8 @@ RULES: tuple[Rule, ...] = (
             "crn",
             "urn",
             "conf.",
+            "pnc",
+            "kenmerk",
         ),
     ),
     Rule(
@@ -2963,6 +3032,31 @@ RULES: tuple[Rule, ...] = (
         _DATE_INTL,
         MEDIUM,
         "day and a German/French/Spanish/Italian/Portuguese/Dutch month: 3. März 2024, 3 de marzo",
+        validate=_day_of_month_valid,
+    ),
+    Rule(
+        "git_remote_owner",
+        "handle",
+        _c(r"(?<![\w.-])git@(?:[\w-]+\.)+[a-z]{2,24}:([A-Za-z0-9][\w.-]{0,38})/[\w.-]"),
+        HIGH,
+        "the account owning a repository in an SSH remote: git@github.com:lhaugen/repo.git",
+        group=1,
+        requires=("git@",),
+    ),
+    Rule(
+        "date_intl_abbrev",
+        "date",
+        _DATE_INTL_ABBREV,
+        MEDIUM,
+        "day, abbreviated month of another language, year: 8 kwi 2025, 8 avr. 2025",
+        validate=_day_of_month_valid,
+    ),
+    Rule(
+        "date_month_day_lower",
+        "date",
+        _DATE_MONTH_DAY_LOWER,
+        MEDIUM,
+        "lower-case month before an ordinal day: nov. 3rd, june 14th",
         validate=_day_of_month_valid,
     ),
     Rule(
@@ -3380,12 +3474,24 @@ RULES: tuple[Rule, ...] = (
         "po_box",
         "street address",
         _c(
-            r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:al)?[ ]Office[ ]Box|\bPostfach|\bApartado)[ ]+"
-            r"\d{1,7}"
+            r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:al)?[ ]Office[ ]Box|\bPostfach|\bApartado"
+            r"|\bG\.?P\.?O\.?[ ]Box|\b(?:Locked|Private)[ ]Bag|\bP\.?M\.?B\.?)[ ]+\d{1,7}"
         ),
         MEDIUM,
-        "PO box number",
-        anchors=("p.o", "po", "p o", "post", "apartado"),
+        "PO box number (GPO Box, Locked Bag and Private Bag in Australia and New Zealand, PMB)",
+        anchors=(
+            "p.o",
+            "po",
+            "p o",
+            "post",
+            "apartado",
+            "gpo",
+            "g.p.o",
+            "locked",
+            "private",
+            "pmb",
+            "p.m.b",
+        ),
     ),
     Rule(
         "secondary_unit",
@@ -3654,7 +3760,7 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:user(?:name)?|login|uid|usr|account|acct|author|owner|assignee|agent"
             r"|created_by|updated_by|modified_by|requester|requested_by|reporter|reviewer"
             r"|assigned_to)[\"']?[ \t]*[=:][ \t]*)[\"']?"
-            r"([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@-])"
+            r"([A-Za-z0-9][A-Za-z0-9._@-]{1,40}[A-Za-z0-9])(?![\w@=-])"
         ),
         MEDIUM,
         "user name in key=value logs or a User: field (user=mwagner, User: k-ramirez-77)",
@@ -5605,6 +5711,20 @@ RULES: tuple[Rule, ...] = (
             "ciao",
             "talk",
         ),
+    ),
+    Rule(
+        "person_signoff_intl",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:{SIGNOFF_INTL}))[ \t]*[,!.]?[ \t]*\r?\n[ \t]*({CONTEXT_NAME})"
+            r"(?=[ \t]*(?:\r?\n|$))"
+        ),
+        MEDIUM,
+        "name alone on the line after a sign-off of another language (Cordialement,\\nAnaïs "
+        "Roux; nga mihi\\nmele; Pozdrawiam\\nKasia)",
+        group=1,
+        refine=refine_signoff_intl,
+        trigger=Trigger(_c(rf"(?i:\b(?:{SIGNOFF_INTL}))"), 0, 160),
     ),
     Rule(
         "person_intro",

@@ -39,6 +39,7 @@ from bench.dev_sets import (
     HANDWRITTEN_OPEN,
     HANDWRITTEN_OPEN2,
     HANDWRITTEN_OPEN3,
+    HANDWRITTEN_OPEN4,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -72,6 +73,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-open": Build(HERE.parent / "dev_open" / "src", "open", HANDWRITTEN_OPEN),
     "dev-hand-open2": Build(HERE.parent / "dev_open2" / "src", "open2", HANDWRITTEN_OPEN2),
     "dev-hand-open3": Build(HERE.parent / "dev_open3" / "src", "open3", HANDWRITTEN_OPEN3),
+    "dev-hand-open4": Build(HERE.parent / "dev_open4" / "src", "open4", HANDWRITTEN_OPEN4),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

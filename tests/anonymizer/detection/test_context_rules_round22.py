@@ -1,0 +1,162 @@
+"""Session 18: dates as mail clients write them in other languages ("wt., 8 kwi 2025") and
+lower-case months before an ordinal day ("nov. 3rd"); the owner of a repository in an SSH
+remote (git@github.com:owner/repo.git), which is not an e-mail address; the PNC number and the
+Dutch "kenmerk" as reference keys; GPO Box, Locked Bag, Private Bag and PMB addresses; a name
+alone on its line below a sign-off of another language (nga mihi, Pozdrawiam), not a team; and
+three false readings: a key taken for its value (User: uid=...), what a speaker says taken for
+a name (Customer: good afternoon), and a German word taken for a login.
+Every example was written for this test; none comes from an evaluation set. Each positive
+case fails on the detector of the last landed release (622d3fa) except the "kenmerk" one,
+whose value that release already found by its shape; each negative case guards a reading the
+rule must not take."""
+
+from __future__ import annotations
+
+import pytest
+
+from anonymizer.detection.overlaps import resolve_overlaps
+from anonymizer.detection.regex import RegexDetector
+
+RULES = RegexDetector()
+
+
+@pytest.fixture(scope="module")
+def combined():
+    from anonymizer.detection.combined import CombinedDetector
+
+    return CombinedDetector()
+
+
+def _found(detections, text: str, category: str) -> list[str]:
+    return [text[d.start : d.end] for d in resolve_overlaps(detections) if d.category == category]
+
+
+def _raw(detections, text: str, category: str) -> list[str]:
+    return [text[d.start : d.end] for d in detections if d.category == category]
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Od: Ola Nowak\nDate: pt., 14 lut 2025 o 09:05\nTemat: faktura", "14 lut 2025"),
+        ("Le mar. 8 avr. 2025 à 10:12, Lucie a écrit :", "8 avr. 2025"),
+        ("El jue, 3 de abr. de 2025, 17:40, Pilar escribió:", "3 de abr. de 2025"),
+        ("Op wo 12 mrt 2025 om 08:15 schreef Daan:", "12 mrt 2025"),
+        ("Am Mo., 6. Okt. 2025 um 09:00 schrieb Jens:", "6. Okt. 2025"),
+    ],
+)
+def test_a_day_and_an_abbreviated_month_of_another_language_with_a_year(text, date):
+    assert date in _raw(RULES.detect(text), text, "date")
+
+
+@pytest.mark.parametrize("text", ["we need 3 mar 4 sie now", "kwi 2025 plan", "lis 12 2025"])
+def test_an_abbreviation_without_a_day_and_a_year_is_no_date(text):
+    found = [
+        d for d in RULES.detect(text) if d.category == "date" and d.rule_id == "date_intl_abbrev"
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [("Mpls\nnov. 3rd\n\nDear Ruth,", "nov. 3rd"), ("party is june 14th at mine", "june 14th")],
+)
+def test_a_lower_case_month_before_an_ordinal_day(text, date):
+    assert date in _found(RULES.detect(text), text, "date")
+
+
+def test_may_before_an_ordinal_stays_a_verb_reading_only_when_written_may():
+    text = "you may 3rd-party the job"
+    assert _found(RULES.detect(text), text, "date") == []
+
+
+def test_the_owner_of_a_repository_in_an_ssh_remote_is_a_handle_not_an_email():
+    text = "git clone git@github.com:tkowalczyk/ledger-api.git && cd ledger-api"
+    detections = RULES.detect(text)
+    assert _found(detections, text, "handle") == ["tkowalczyk"]
+    assert _found(detections, text, "email address") == []
+
+
+def test_an_email_address_of_a_git_user_stays_an_email():
+    text = "send it to git@example.org today"
+    assert _found(RULES.detect(text), text, "email address") == ["git@example.org"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("CRN: X118204\nPNC: 2021/0338812M\n", "2021/0338812M"),
+        ("Ons kenmerk      BZV-2024-0071\n", "BZV-2024-0071"),
+    ],
+)
+def test_pnc_and_kenmerk_are_reference_keys(text, value):
+    assert value in _found(RULES.detect(text), text, "reference id")
+
+
+@pytest.mark.parametrize(
+    "box", ["Locked Bag 7012", "Private Bag 3019", "GPO Box 1144", "PMB 2210", "P.M.B. 1007"]
+)
+def test_bag_and_mail_boxes_are_postal_addresses(box):
+    text = f"Harbour Services\n{box}, Wellington 6140"
+    assert box in _found(RULES.detect(text), text, "street address")
+
+
+def test_a_private_bag_needs_its_number():
+    text = "leave it in a private bag by the door"
+    assert _found(RULES.detect(text), text, "street address") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("if you're running late text me first\n\nnga mihi\naroha\n", "aroha"),
+        ("Dziękuję za szybką odpowiedź w tej sprawie.\nPozdrawiam\nKasia\n", "Kasia"),
+        ("Danke für die schnelle Antwort.\nViele Grüße\nJannik\n", "Jannik"),
+    ],
+)
+def test_a_name_alone_below_a_sign_off_of_another_language(text, name):
+    assert name in _found(RULES.detect(text), text, "full person name")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gracias por su paciencia, estamos revisando su caso.\nSaludos cordiales,\nEquipo de "
+        "soporte\n",
+        "Merci pour votre message, nous revenons vers vous.\nCordialement,\nService client\n",
+        "Vielen Dank für Ihre Geduld mit uns.\nMit freundlichen Grüßen\nIhr Kundenservice\n",
+    ],
+)
+def test_a_team_below_a_sign_off_is_no_name(text):
+    assert [d for d in RULES.detect(text) if d.rule_id == "person_signoff_intl"] == []
+
+
+def test_a_key_after_a_user_label_is_not_taken_for_the_user():
+    text = "User:                uid=jp_0048213\nLocale: ja_JP"
+    handles = _found(RULES.detect(text), text, "handle")
+    assert "uid" not in handles
+
+
+@pytest.mark.parametrize("text", ["Customer: good afternoon. i want to know", "Agent: hello there"])
+def test_what_a_speaker_says_is_no_name(text):
+    assert [d for d in RULES.detect(text) if d.rule_id == "person_label"] == []
+
+
+def test_a_word_of_another_language_is_no_login():
+    text = "Uni-Login gesperrt, the user account gesperrt since Monday"
+    assert _found(RULES.detect(text), text, "handle") == []
+
+
+def test_an_unknown_lower_case_login_still_is_one():
+    text = "pulled the logs for user dfurlong yesterday"
+    assert _found(RULES.detect(text), text, "handle") == ["dfurlong"]
+
+
+def test_the_combined_detector_keeps_a_sign_off_name_and_the_git_owner(combined):
+    text = (
+        "rota is up, shout if it doesnt work\n\nnga mihi\naroha\n\n"
+        "fix is in git@gitlab.com:awhina-dev/rota.git"
+    )
+    detections = combined.detect(text)
+    assert "aroha" in _found(detections, text, "full person name")
+    assert "awhina-dev" in _found(detections, text, "handle")
