@@ -64,6 +64,7 @@ from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.propagation import (
     MIN_SEED_SCORE,
     identifier_mentions,
+    joined_names,
     propagate_entities,
     propagate_identifiers,
     propagate_names,
@@ -1090,14 +1091,16 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
             score -= LONE_LABEL_PENALTY
         if score >= THRESHOLD:
             kept.append(replace(d, score=round(min(score, 0.99), 3)))
+    names = propagate_names(
+        text,
+        kept,
+        common_word_speakers(text, kept),
+        [d for d in kept if d.rule_id in _NAMED_BY_ITS_CONTEXT],
+    )
     return (
         kept
-        + propagate_names(
-            text,
-            kept,
-            common_word_speakers(text, kept),
-            [d for d in kept if d.rule_id in _NAMED_BY_ITS_CONTEXT],
-        )
+        + names
+        + joined_names(text, [*kept, *names])
         + ages_after_names(text, kept)
         + ids_after_names(text, kept)
         + postcodes_after_places(text, kept)

@@ -64,7 +64,7 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
                 continue
             if folded in _NEVER:
                 continue
-            if is_common_non_name(folded) and folded not in COMMON_WORD_NAMES:
+            if _common_word(folded) and folded not in COMMON_WORD_NAMES:
                 if word not in name_like:
                     name_like[word] = written_as_a_name(text, word)
                 if name_like[word]:
@@ -78,6 +78,56 @@ def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], se
             else:
                 rare.add(folded)
     return rare, common
+
+
+def _common_word(folded: str) -> bool:
+    """A common English word and nobody's name; a hyphenated word only when each of its parts
+    is one ("jin-woo" is a name, though wordfreq rates the pair as frequent as its parts)."""
+    if "-" in folded:
+        return all(is_common_non_name(part) for part in folded.split("-") if part)
+    return is_common_non_name(folded)
+
+
+# A single-word name joined to a person by "+", "&" or "and" ("hemi + losa", "Tavita and
+# mose"): a name the name list knows, that is no word of English or another language we read.
+_JOINED_AFTER = re.compile(
+    r"[ \t]*(?:\+|&|and|und|et|og|och|en|y|e)[ \t]+([^\W\d_][\w'’-]{1,30})(?![\w@.]|'s)"
+)
+_JOINED_BEFORE = re.compile(
+    r"(?<![\w@.'’-])([^\W\d_][\w'’-]{1,30})[ \t]+(?:\+|&|and|und|et|og|och|en|y|e)[ \t]*$"
+)
+
+
+def _joinable_name(word: str) -> bool:
+    folded = word.casefold()
+    return (
+        len(folded) >= MIN_WORD_LENGTH
+        and folded not in _NEVER
+        and is_known_name(folded)
+        and not _common_word(folded)
+        and not word_in_any_language(folded)
+    )
+
+
+def joined_names(text: str, people: Sequence[Detection]) -> list[Detection]:
+    """One-word names joined to a found person by "+", "&" or "and" ("hemi + losa")."""
+    taken = {(d.start, d.end) for d in people}
+    spans = set()
+    for d in people:
+        if d.category != PERSON:
+            continue
+        after = _JOINED_AFTER.match(text, d.end, min(len(text), d.end + 40))
+        if after and _joinable_name(after.group(1)):
+            spans.add(after.span(1))
+        before = _JOINED_BEFORE.search(text, max(0, d.start - 40), d.start)
+        if before and _joinable_name(before.group(1)):
+            spans.add(before.span(1))
+    return [
+        Detection(
+            s, e, PERSON, placeholder_for(PERSON), "propagation", PROPAGATED_SCORE, "joined_name"
+        )  # fmt: skip
+        for s, e in sorted(spans - taken)
+    ]
 
 
 _APOSTROPHES = "'’"

@@ -676,10 +676,11 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
 SIGNOFF_CONTEXT = 300  # characters before a sign-off read for the message's language
 
 
-def refine_signoff_intl(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """A name after a sign-off of another language, not a team ("Equipo de soporte",
-    "Service client"): no word is common in English or in the language of the message above
-    it ("mele" is a Romanian word, but a name below a Māori sign-off in English mail)."""
+def refine_uncommon_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A name alone on its line (below a sign-off of another language, above a phone
+    number), not a team ("Equipo de soporte", "Service client"): no word is common in
+    English or in the language of the message above it ("mele" is a Romanian word, but a
+    name below a Māori sign-off in English mail)."""
     span = refine_context_name(text, start, end)
     if span is None:
         return None
@@ -1602,6 +1603,8 @@ _SAID_OF_PERSON = "|".join(
         r"\bare ",
         r"\bwas ",
         r"\bwere ",
+        r"\bto be ",
+        r"\bbeing ",
         r"\bas ",
         r"\bborn ",
         r"\braised ",
@@ -5723,8 +5726,23 @@ RULES: tuple[Rule, ...] = (
         "name alone on the line after a sign-off of another language (Cordialement,\\nAnaïs "
         "Roux; nga mihi\\nmele; Pozdrawiam\\nKasia)",
         group=1,
-        refine=refine_signoff_intl,
+        refine=refine_uncommon_name,
         trigger=Trigger(_c(rf"(?i:\b(?:{SIGNOFF_INTL}))"), 0, 160),
+    ),
+    Rule(
+        "person_signature_line",
+        "full person name",
+        _c(
+            rf"\n[ \t]*\n[ \t]*({NAME}(?:[ ]{NAME}){{0,2}})[ \t]*\n[ \t]*"
+            r"(?i:(?:m|t|tel|mob|mobile|phone|cell|ph|whatsapp)\.?:?[ \t]*)?"
+            r"(?:\+?\d[\d \-().]{6,18}\d|[\w.+-]+@[\w-]+\.[\w.-]+)[ \t]*(?:\n|\Z)"
+        ),
+        MEDIUM,
+        "a name alone on its line after a blank line, above a phone number or an e-mail "
+        "address: a signature (\\n\\nKring\\n0917 842 3316)",
+        group=1,
+        refine=refine_uncommon_name,
+        trigger=Trigger(_c(r"\n[ \t]*\n"), 0, 200),
     ),
     Rule(
         "person_intro",

@@ -324,6 +324,75 @@ def sql_dump_detections(text: str) -> list[Detection]:
     return found
 
 
+# A quoted value after a key in JSON, YAML or a key=value log line ("state": "VIC",
+# address1="東京都渋谷区神宮前4-12-8", name="佐藤 健太"): the key is a header of one record.
+_KEYED_VALUE = re.compile(
+    r"""(?<![\w.-])["']?([A-Za-z][\w-]{1,30})["']?[ \t]*[:=][ \t]*"([^"\n\\]{1,120})"(?![\w])"""
+)
+# Keys whose values in payloads are as often things as people ("name": "checkout.session"):
+# their value counts as a person only when it is written as one.
+_AMBIGUOUS_PERSON_KEYS = frozenset("name nombre nom nome naam customer client guest".split())
+# Location keys whose values are often states of a record, not places ("state": "active").
+_RECORD_STATE_KEYS = frozenset({"state", "region", "country", "county"})
+_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _written_as_a_person(value: str) -> bool:
+    """Two to four name-like words, capitalised ("Ana Costa") or in a caseless script
+    ("佐藤 健太"), none of them a common word."""
+    words = value.split()
+    if not 1 <= len(words) <= 4 or not all(_NAME_WORD.fullmatch(w) for w in words):
+        return False
+    if _CJK.search(value):
+        from anonymizer.detection.cjk_names import cjk_full_name
+        from anonymizer.detection.names import is_known_name
+
+        # a known surname and a given name apart ("佐藤 健太": 健太 is also a word)
+        return cjk_full_name(value) or (len(words) == 2 and is_known_name(words[0]))
+    return len(words) >= 2 and all(
+        w[:1].isupper() and zipf(w.lower()) < COMMON_KEYED_WORD_ZIPF for w in words
+    )
+
+
+COMMON_KEYED_WORD_ZIPF = 4.0
+
+
+def _keyed_value_fits(key: str, value: str, category: str) -> bool:
+    if not _cell_fits(value, category):
+        return False
+    if category == PERSON:
+        if any(c in value for c in "._/:@#"):
+            return False
+        return key not in _AMBIGUOUS_PERSON_KEYS or _written_as_a_person(value)
+    if category == "location":
+        if len(value) < 3 or any(c in value for c in "._/:@#"):
+            return False
+        return key not in _RECORD_STATE_KEYS or (
+            value[:1].isupper() and zipf(value.lower()) < COMMON_KEYED_WORD_ZIPF
+        )
+    if category == "street address":
+        return bool(_DIGIT.search(value)) and len(_LETTER.findall(value)) >= 3 and "@" not in value
+    return category in ("postal code", "date of birth", "national id", "age")
+
+
+def keyed_value_detections(text: str) -> list[Detection]:
+    """Quoted values after a key that names their category, in JSON and key=value logs."""
+    found = []
+    for m in _KEYED_VALUE.finditer(text):
+        key = m.group(1).lower().replace("-", "_")
+        category = _HEADERS.get(key)
+        if category is None:
+            continue
+        a, b = _trimmed(text, *m.span(2))
+        if a < b and _keyed_value_fits(key, text[a:b], category):
+            found.append(_detection(text, a, b, category))
+    return found
+
+
 def table_column_detections(text: str) -> list[Detection]:
-    """Cells of delimited tables and SQL dumps whose column header names their category."""
-    return delimited_table_detections(text) + sql_dump_detections(text)
+    """Cells of delimited tables and SQL dumps whose column header names their category, and
+    quoted values of keys that do."""
+    return (
+        delimited_table_detections(text) + sql_dump_detections(text) + keyed_value_detections(text)
+    )

@@ -160,3 +160,65 @@ def test_the_combined_detector_keeps_a_sign_off_name_and_the_git_owner(combined)
     detections = combined.detect(text)
     assert "aroha" in _found(detections, text, "full person name")
     assert "awhina-dev" in _found(detections, text, "handle")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("thanks again, see you on the 24th!\n\nTavita\n0917 842 3316\n", "Tavita"),
+        ("Best of luck with it.\n\nOluwaseun Bakare\nm. +234 803 555 0142\n", "Oluwaseun Bakare"),
+        ("ok see u then\n\nKoffi\nkoffi.mensah@example.com\n", "Koffi"),
+    ],
+)
+def test_a_name_alone_above_a_phone_or_an_email_is_a_signature(text, name):
+    assert name in _found(RULES.detect(text), text, "full person name")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Regards\n\nCustomer Service\n+44 20 7946 0000\n",
+        "Summary\n\nTotal\n1 234 567\n",
+        "see below\n\nReception\nfrontdesk@example.com\n",
+    ],
+)
+def test_a_team_or_a_label_above_a_number_is_no_signature(text):
+    assert [d for d in RULES.detect(text) if d.rule_id == "person_signature_line"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "nationality"),
+    [
+        ("He was always so proud to be Norwegian, even after all those years.", "Norwegian"),
+        ("being Welsh, she took the St David's Day shift", "Welsh"),
+    ],
+)
+def test_a_nationality_said_of_a_person_after_to_be_or_being(text, nationality):
+    assert nationality in _found(RULES.detect(text), text, "nationality or group")
+
+
+def test_a_nationality_before_a_thing_after_to_be_is_not_said_of_a_person():
+    text = "the new menu seems to be Italian food mostly"
+    assert [d for d in RULES.detect(text) if d.rule_id == "nationality_of_person"] == []
+
+
+def test_a_one_word_name_joined_to_a_person_is_a_name(combined):
+    text = (
+        "From: Mele Taufa <mele.t@example.org>\n\nrota for next week\n"
+        "mon - Mele + wiremu (sorting)\ntue - hemi\n"
+    )
+    assert "wiremu" in _found(combined.detect(text), text, "full person name")
+
+
+def test_a_word_joined_to_a_person_is_no_name(combined):
+    text = "From: Mele Taufa <mele.t@example.org>\n\nMele + sorting on monday, Mele and bread run"
+    names = _found(combined.detect(text), text, "full person name")
+    assert "sorting" not in names and "bread" not in names
+
+
+def test_a_hyphenated_given_name_spreads_in_lower_case(combined):
+    text = (
+        "On Thu, Jin-woo Park <jw.park@example.com> wrote:\n> can do wed\n\n"
+        "ok so wed is jin-woo and me"
+    )
+    assert "jin-woo" in _found(combined.detect(text), text, "full person name")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from anonymizer.detection.table_columns import (
     column_category,
     delimited_table_detections,
+    keyed_value_detections,
     sql_dump_detections,
     table_column_detections,
 )
@@ -107,3 +108,31 @@ def test_a_number_column_named_after_its_holder_holds_internal_ids() -> None:
     assert column_category("Employee") == "full person name"
     text = "| emp # | name | shift |\n| 0419 | Ana Ruiz | late |\n| 0422 | Tom Best | early |"
     assert {("0419", "internal id"), ("0422", "internal id")} <= _found(text)
+
+
+def test_quoted_values_of_keys_that_name_their_category() -> None:
+    """Session 18: a JSON payload or a key=value log line is one record whose keys are its
+    headers. These cases fail on 622d3fa, which read keys only as table headers."""
+    text = (
+        '{"shipping": {"line1": "4/18 Kooyong Rd", "city": "Armadale", "state": "NSW",\n'
+        '  "birth_date": "1988-02-29", "customer_name": "Ifeoma Chukwu"}}\n'
+        '09:12:04 form.input address1="大阪府大阪市北区梅田2-4-9" name="田中 美咲"\n'
+    )
+    found = keyed_value_detections(text)
+    assert {(text[d.start : d.end], d.category) for d in found} >= {
+        ("4/18 Kooyong Rd", "street address"),
+        ("NSW", "location"),
+        ("1988-02-29", "date of birth"),
+        ("Ifeoma Chukwu", "full person name"),
+        ("大阪府大阪市北区梅田2-4-9", "street address"),
+        ("田中 美咲", "full person name"),
+    }
+
+
+def test_keyed_values_that_are_things_or_record_states_are_left_alone() -> None:
+    text = (
+        '{"name": "checkout.session.completed", "name": "Blue Widget", "state": "active",\n'
+        '"country": "AU", "address": "10.0.0.5", "customer": "cus_9s8d7f", "region": "eu"}\n'
+        'job name="Nightly Backup" status="ok"\n'
+    )
+    assert keyed_value_detections(text) == []
