@@ -673,6 +673,8 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
     return first_start, last_end
 
 
+# Words between the person called and "on" a number that are no part of the name.
+_AFTER_CALLEE = r"(?i:back|again|now|later|today|tomorrow|tonight|first|asap|too|also|direct)"
 SIGNOFF_CONTEXT = 300  # characters before a sign-off read for the message's language
 
 
@@ -2756,7 +2758,8 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:emp(?:[ ]?(?:id|#|no\.?))?|EID|UID|badge|VIN|microchip|collar|frequent[ ]flyer"
             r"|agent[ ]id|operator[ ]id|cashier[ ]id|matricola|mitgliedsnummer|mitglieds-?nr\.?"
             r"|(?:n[º°o]\.?|n[úu]mero)[ ]de[ ]socio|lidnummer|lidmaatschapsnummer|medlemsnummer"
-            r"|personeelsnummer|numer[ ]członkowski"
+            r"|personeelsnummer|numer[ ]członkowski|relatienummer|klantnummer|kundennummer"
+            r"|kundnummer|asiakasnumero|numer[ ]klienta"
             r"|framenummer|rahmennummer|z(?:ä|ae)hlernummer)"
             r"(?![\w]))" + KEY_SEP + ID_VALUE.replace("{min}", "2")
         ),
@@ -2802,6 +2805,12 @@ RULES: tuple[Rule, ...] = (
             "agent id",
             "operator id",
             "cashier id",
+            "relatienummer",
+            "klantnummer",
+            "kundennummer",
+            "kundnummer",
+            "asiakasnumero",
+            "numer klienta",
             "matricola",
             "mitglieds",
             "nº de socio",
@@ -5743,6 +5752,32 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_uncommon_name,
         trigger=Trigger(_c(r"\n[ \t]*\n"), 0, 200),
+    ),
+    Rule(
+        "person_before_phone",
+        "full person name",
+        _c(
+            r"(?i:\b(?:text|call|ring|phone|message|whatsapp|contact|or|and))[ ]+"
+            rf"({NAME_ANY}(?:[ ](?!{_AFTER_CALLEE}\b){NAME_ANY})?)(?:[ ]+{_AFTER_CALLEE})?"
+            r"[ ]+(?i:on|at)[ ]+"
+            r"(?=\+?\(?\d[\d ()-]{6,}\d)"
+        ),
+        MEDIUM,
+        "a name between a word for calling and 'on' a phone number (text ngaire on 027 315 "
+        "9920, call Sipho at 082 ...), not a common word (call later on 0800 ...)",
+        group=1,
+        refine=refine_uncommon_name,
+        trigger=Trigger(_c(r"(?i:[ ](?:on|at)[ ]\+?\(?\d)"), 120, 8),
+    ),
+    Rule(
+        "person_before_sort_code",
+        "full person name",
+        _c(rf"((?:{INITIAL}|{NAME})[ ]{NAME}),?[ ]+(?=\d{{2}}-\d{{2}}-\d{{2}}(?![\d-]))"),
+        MEDIUM,
+        "the account holder before a UK sort code in bank details (C Reeve, 20-45-77, ...)",
+        group=1,
+        refine=refine_context_name,
+        trigger=Trigger(_c(r"\d{2}-\d{2}-\d{2}"), 70, 0),
     ),
     Rule(
         "person_intro",

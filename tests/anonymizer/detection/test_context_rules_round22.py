@@ -224,3 +224,47 @@ def test_a_hyphenated_given_name_spreads_in_lower_case(combined):
         "ok so wed is jin-woo and me"
     )
     assert "jin-woo" in _found(combined.detect(text), text, "full person name")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Uw relatienummer 51170932\nDatum 3 maart 2025", "51170932"),
+        ("Ihre Kundennummer: 7731-220-05 (bitte angeben)", "7731-220-05"),
+        ("Asiakasnumero 448120, laskun päivä", "448120"),
+    ],
+)
+def test_customer_numbers_in_dutch_german_and_finnish(text, value):
+    found = [d for d in RULES.detect(text) if d.rule_id == "internal_id"]
+    assert [text[d.start : d.end] for d in found] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("if ur late text me first or wiremu on 027 315 9920 ok", "wiremu"),
+        ("pls ring Thandeka on +27 82 555 0199 before noon", "Thandeka"),
+    ],
+)
+def test_a_name_before_on_and_a_phone_number(text, name):
+    found = [d for d in RULES.detect(text) if d.rule_id == "person_before_phone"]
+    assert [text[d.start : d.end] for d in found] == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["call later on 0800 123 456", "or maybe on 12 03 2025 instead", "and then at 0900 1230"],
+)
+def test_a_word_before_on_and_a_number_is_no_name(text):
+    assert [d for d in RULES.detect(text) if d.rule_id == "person_before_phone"] == []
+
+
+def test_the_account_holder_before_a_sort_code():
+    text = "bank details for when you come: T Okafor, 30-91-22, 71920455"
+    found = [d for d in RULES.detect(text) if d.rule_id == "person_before_sort_code"]
+    assert [text[d.start : d.end] for d in found] == ["T Okafor"]
+
+
+def test_a_label_before_a_sort_code_is_no_holder():
+    text = "Account Name 30-91-22 and Sort Code 30-91-22"
+    assert [d for d in RULES.detect(text) if d.rule_id == "person_before_sort_code"] == []
