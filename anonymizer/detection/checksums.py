@@ -319,7 +319,7 @@ def phone_plausible(candidate: str) -> bool:
     if core.startswith("+"):
         return digits >= 8
     if core.startswith("00"):
-        return digits >= 10
+        return digits >= 10 and core[2:3] != "0"  # no country code starts with 0
     if core.startswith("("):
         return True
     if core.startswith("0"):

@@ -77,7 +77,7 @@ from anonymizer.detection.regex import (
     UNIT_WORD,
     RegexDetector,
 )
-from anonymizer.detection.table_columns import table_column_detections
+from anonymizer.detection.table_columns import non_pii_keyed_numbers, table_column_detections
 from anonymizer.detection.view import detection_view
 from anonymizer.detection.wordlists import FIELD_LABELS
 from anonymizer.types import Detection
@@ -1074,6 +1074,10 @@ def common_word_speakers(text: str, kept: Sequence[Detection]) -> list[Detection
 
 def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
     """Score every proposal, keep those above the threshold, add propagated names."""
+    not_pii_numbers = non_pii_keyed_numbers(text)
+    if not_pii_numbers:
+        rules = [d for d in rules if (d.start, d.end) not in not_pii_numbers]
+        ner_all = [d for d in ner_all if (d.start, d.end) not in not_pii_numbers]
     rules = _proposals(text, rules)
     ner_all = _proposals(text, ner_all)
     ner = [d for d in ner_all if d.source != NOT_PII_SOURCE]
@@ -1110,6 +1114,13 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
         + propagate_entities(text, kept)
         + defined_acronyms(text, kept)
     )
+
+
+def _identifiers(text: str, kept: list[Detection]) -> list[Detection]:
+    """The identifier classifier's spans, less numbers given as a count, time or amount."""
+    found = classify_spans(text, kept)
+    not_pii_numbers = non_pii_keyed_numbers(text) if found else set()
+    return [d for d in found if (d.start, d.end) not in not_pii_numbers]
 
 
 class CombinedDetector:
@@ -1151,7 +1162,7 @@ class CombinedDetector:
             for text, found in zip(texts, ner_all, strict=True)
         ]
         if self.idspans:
-            kept = [k + classify_spans(text, k) for text, k in zip(texts, kept, strict=True)]
+            kept = [k + _identifiers(text, k) for text, k in zip(texts, kept, strict=True)]
         return kept
 
     def ner_with_cased_copies(self, texts: Sequence[str]) -> list[list[Detection]]:

@@ -390,6 +390,27 @@ def keyed_value_detections(text: str) -> list[Detection]:
     return found
 
 
+# Keys whose values are counts, times, amounts or the masked end of a card in payloads and
+# logs, never PII ("created": 1733972114, "last4": "4409", port=5432).
+NON_PII_KEYS = frozenset(
+    "last4 last_4 created updated created_at updated_at timestamp ts time expires expires_at "
+    "exp iat nbf amount amount_total total subtotal count quantity qty port pid status version "
+    "build size bytes duration latency elapsed exp_month exp_year attempts retries".split()
+)
+_NUMBER_AFTER_KEY = re.compile(
+    r"""(?<![\w.-])["']?([A-Za-z][\w-]{1,30})["']?[ \t]*[:=][ \t]*["']?(\d[\d.]{0,30})(?![\w.-])"""
+)
+
+
+def non_pii_keyed_numbers(text: str) -> set[tuple[int, int]]:
+    """The spans of numbers given as the value of a key that holds no PII (`NON_PII_KEYS`)."""
+    return {
+        m.span(2)
+        for m in _NUMBER_AFTER_KEY.finditer(text)
+        if m.group(1).lower().replace("-", "_") in NON_PII_KEYS
+    }
+
+
 def table_column_detections(text: str) -> list[Detection]:
     """Cells of delimited tables and SQL dumps whose column header names their category, and
     quoted values of keys that do."""

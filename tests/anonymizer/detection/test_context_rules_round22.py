@@ -268,3 +268,17 @@ def test_the_account_holder_before_a_sort_code():
 def test_a_label_before_a_sort_code_is_no_holder():
     text = "Account Name 30-91-22 and Sort Code 30-91-22"
     assert [d for d in RULES.detect(text) if d.rule_id == "person_before_sort_code"] == []
+
+
+@pytest.mark.parametrize("number", ["0000412345", "0000 418 275"])
+def test_a_number_with_four_leading_zeros_is_no_phone(number):
+    from anonymizer.detection.checksums import phone_plausible
+
+    assert not phone_plausible(number)
+
+
+@pytest.mark.parametrize("number", ["0044 20 7946 0000", "0048 601 233 874"])
+def test_an_international_number_after_00_stays_a_phone(number):
+    from anonymizer.detection.checksums import phone_plausible
+
+    assert phone_plausible(number)

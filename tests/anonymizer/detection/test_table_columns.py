@@ -8,6 +8,7 @@ from anonymizer.detection.table_columns import (
     column_category,
     delimited_table_detections,
     keyed_value_detections,
+    non_pii_keyed_numbers,
     sql_dump_detections,
     table_column_detections,
 )
@@ -136,3 +137,22 @@ def test_keyed_values_that_are_things_or_record_states_are_left_alone() -> None:
         'job name="Nightly Backup" status="ok"\n'
     )
     assert keyed_value_detections(text) == []
+
+
+def test_numbers_of_keys_that_hold_no_pii() -> None:
+    text = '{"created": 1733972114, "card": {"last4": "4409"}, "port": 5432, "postal": "3071"}'
+    spans = {text[a:b] for a, b in non_pii_keyed_numbers(text)}
+    assert spans == {"1733972114", "4409", "5432"}
+
+
+def test_the_combined_detector_leaves_counts_times_and_card_ends_alone() -> None:
+    """A Unix time and a card's last four digits were read as an id and a postcode on 622d3fa."""
+    from anonymizer.detection.combined import CombinedDetector
+
+    text = (
+        '{"id": "evt_7Hq2", "created": 1733972114, "payment_method_details": {"card": '
+        '{"brand": "visa", "last4": "4409"}}, "billing": {"postal_code": "3071"}}'
+    )
+    found = {text[d.start : d.end] for d in CombinedDetector().detect(text)}
+    assert "1733972114" not in found and "4409" not in found
+    assert "3071" in found
