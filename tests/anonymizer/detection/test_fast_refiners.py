@@ -16,6 +16,7 @@ from anonymizer.detection.regex import (
     _ENDS_CONTEXT_NAME,
     _NOT_NAME_ANYWHERE,
     _NOT_NAME_START,
+    _SPEECH_OPENERS,
     NOT_A_NAME,
     PARTICLES,
     RULES,
@@ -54,7 +55,7 @@ def reference_name_run(text: str, start: int, end: int) -> tuple[int, int] | Non
 
 def reference_context_name(text: str, start: int, end: int) -> tuple[int, int] | None:
     tokens = _tokens(text, start, end)
-    if not tokens or _bare(tokens[0][2]) in NOT_A_NAME:
+    if not tokens or _bare(tokens[0][2]) in NOT_A_NAME | _SPEECH_OPENERS:
         return None
     kept = [tokens[0]]
     for token in tokens[1:]:
