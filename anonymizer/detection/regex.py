@@ -5751,7 +5751,6 @@ RULES: tuple[Rule, ...] = (
         "address: a signature (\\n\\nKring\\n0917 842 3316)",
         group=1,
         refine=refine_uncommon_name,
-        trigger=Trigger(_c(r"\n[ \t]*\n"), 0, 200),
     ),
     Rule(
         "person_before_phone",
@@ -5767,7 +5766,6 @@ RULES: tuple[Rule, ...] = (
         "9920, call Sipho at 082 ...), not a common word (call later on 0800 ...)",
         group=1,
         refine=refine_uncommon_name,
-        trigger=Trigger(_c(r"(?i:[ ](?:on|at)[ ]\+?\(?\d)"), 120, 8),
     ),
     Rule(
         "person_before_sort_code",
@@ -5777,7 +5775,6 @@ RULES: tuple[Rule, ...] = (
         "the account holder before a UK sort code in bank details (C Reeve, 20-45-77, ...)",
         group=1,
         refine=refine_context_name,
-        trigger=Trigger(_c(r"\d{2}-\d{2}-\d{2}"), 70, 0),
     ),
     Rule(
         "person_intro",
