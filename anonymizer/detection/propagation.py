@@ -91,7 +91,7 @@ def _common_word(folded: str) -> bool:
 # A single-word name joined to a person by "+", "&" or "and" ("hemi + losa", "Tavita and
 # mose"): a name the name list knows, that is no word of English or another language we read.
 _JOINED_AFTER = re.compile(
-    r"[ \t]*(?:\+|&|and|und|et|og|och|en|y|e)[ \t]+([^\W\d_][\w'’-]{1,30})(?![\w@.]|'s)"
+    r"[ \t]*(?:\+|&|and|und|et|og|och|en|y|e)[ \t]+([^\W\d_][\w-]{1,30})(?![\w@-]|\.\w)"
 )
 _JOINED_BEFORE = re.compile(
     r"(?<![\w@.'’-])([^\W\d_][\w'’-]{1,30})[ \t]+(?:\+|&|and|und|et|og|och|en|y|e)[ \t]*$"

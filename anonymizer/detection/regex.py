@@ -675,14 +675,21 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
 
 # Words between the person called and "on" a number that are no part of the name.
 _AFTER_CALLEE = r"(?i:back|again|now|later|today|tomorrow|tonight|first|asap|too|also|direct)"
-SIGNOFF_CONTEXT = 300  # characters before a sign-off read for the message's language
+SIGNOFF_CONTEXT = 300  # characters before a name read for the text's language
+_NUMBER_AFTER_ON = re.compile(
+    r"(?:[ ]+\w{2,8})?[ ]+(?i:on|at)[ ]+(\+?\(?\d[\d ()-]{6,20}\d)", re.ASCII
+)
+_LINE_BELOW = re.compile(
+    r"[ \t]*\n[ \t]*(?i:(?:m|t|tel|mob|mobile|phone|cell|ph|whatsapp)\.?:?[ \t]*)?([^\n]{1,80})"
+)
 
 
 def refine_uncommon_name(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """A name alone on its line (below a sign-off of another language, above a phone
-    number), not a team ("Equipo de soporte", "Service client"): no word is common in
-    English or in the language of the message above it ("mele" is a Romanian word, but a
-    name below a Māori sign-off in English mail)."""
+    """A name in a strong but wordless context (below a sign-off, above a phone number,
+    before "on" a number), not a team ("Equipo de soporte"): each word is a known name or
+    common neither in English nor in the language of the text before it ("mele" is a
+    Romanian word, but a name below a Māori sign-off in English mail); with too little text
+    to tell the language, common in none we read."""
     span = refine_context_name(text, start, end)
     if span is None:
         return None
@@ -693,10 +700,33 @@ def refine_uncommon_name(text: str, start: int, end: int) -> tuple[int, int] | N
         if is_known_name(folded):
             continue
         if is_common_non_name(folded) or (
-            language is not None and word_zipf(folded, language) >= VERY_COMMON_ZIPF
+            word_in_any_language(folded)
+            if language is None
+            else word_zipf(folded, language) >= VERY_COMMON_ZIPF
         ):
             return None
     return span
+
+
+def refine_called_person(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """`refine_uncommon_name`, and the number after "on" is laid out as a phone number (not
+    a date: "and Wellington on 2025-03-12")."""
+    number = _NUMBER_AFTER_ON.match(text, end)
+    if number is None or not phone_plausible(number.group(1).strip()):
+        return None
+    return refine_uncommon_name(text, start, end)
+
+
+def refine_signature_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """`refine_uncommon_name`, and the line below is an e-mail address or laid out as a phone
+    number (not a date: "Changelog\n2024-01-15")."""
+    line = _LINE_BELOW.match(text, end)
+    if line is None:
+        return None
+    value = line.group(1).strip()
+    if "@" not in value and not phone_plausible(value):
+        return None
+    return refine_uncommon_name(text, start, end)
 
 
 _DATA_VALUE = re.compile(r"[ \t]*:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
@@ -888,10 +918,13 @@ def refine_not_in_iban(text: str, start: int, end: int) -> tuple[int, int] | Non
 _URL_USER_BEFORE = re.compile(r"://[^\s:/@]{1,64}:$")
 
 
+_REMOTE_PATH = re.compile(r":[A-Za-z0-9][\w.-]{0,38}/")
+
+
 def refine_not_url_credentials(text: str, start: int, end: int) -> tuple[int, int] | None:
     if _URL_USER_BEFORE.search(text, max(0, start - 80), start):
         return None
-    if text.startswith("git@", start) and text.startswith(":", end):
+    if text.startswith("git@", start) and _REMOTE_PATH.match(text, end):
         return None  # an SSH remote (git@github.com:owner/repo.git): its owner is the handle
     return start, end
 
@@ -1358,7 +1391,8 @@ MONTH_INTL_ABBREV = (
     r"|ago|dic|mär|okt|dez|mrt|gen|mag|giu|lug|set|ott|fev|out|mar|mai|jun|jul|sept?|nov|feb)"
 )
 _DATE_INTL_ABBREV = _c(
-    rf"(?<![\w/.,-]){_DAY}\.?[ ]+(?:de[ ]+)?{MONTH_INTL_ABBREV}\.?[ ]+(?:de[ ]+)?\d{{4}}(?![\w])",
+    rf"(?<![\w/.,-]){_DAY}\.?[ ]+(?:de[ ]+)?{MONTH_INTL_ABBREV}\.?[ ]+(?:de[ ]+)?(?:19|20)\d\d"
+    r"(?![\w])",
     re.IGNORECASE,
 )
 # A month in lower case before a day written as an ordinal ("nov. 3rd", "june 14th"): the
@@ -3049,7 +3083,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "git_remote_owner",
         "handle",
-        _c(r"(?<![\w.-])git@(?:[\w-]+\.)+[a-z]{2,24}:([A-Za-z0-9][\w.-]{0,38})/[\w.-]"),
+        _c(
+            r"(?<![\w.-])git@(?:[\w-]{1,63}\.){1,10}[a-z]{2,24}:(?!\d+/)"
+            r"([A-Za-z0-9][\w.-]{0,38})/[\w.-]"
+        ),
         HIGH,
         "the account owning a repository in an SSH remote: git@github.com:lhaugen/repo.git",
         group=1,
@@ -5744,13 +5781,13 @@ RULES: tuple[Rule, ...] = (
         _c(
             rf"\n[ \t]*\n[ \t]*({NAME}(?:[ ]{NAME}){{0,2}})[ \t]*\n[ \t]*"
             r"(?i:(?:m|t|tel|mob|mobile|phone|cell|ph|whatsapp)\.?:?[ \t]*)?"
-            r"(?:\+?\d[\d \-().]{6,18}\d|[\w.+-]+@[\w-]+\.[\w.-]+)[ \t]*(?:\n|\Z)"
+            r"(?:\+?\d[\d \-().]{6,18}\d|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,63})[ \t]*(?=\n|\Z)"
         ),
         MEDIUM,
         "a name alone on its line after a blank line, above a phone number or an e-mail "
         "address: a signature (\\n\\nKring\\n0917 842 3316)",
         group=1,
-        refine=refine_uncommon_name,
+        refine=refine_signature_name,
     ),
     Rule(
         "person_before_phone",
@@ -5759,20 +5796,23 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:text|call|ring|phone|message|whatsapp|contact|or|and))[ ]+"
             rf"({NAME_ANY}(?:[ ](?!{_AFTER_CALLEE}\b){NAME_ANY})?)(?:[ ]+{_AFTER_CALLEE})?"
             r"[ ]+(?i:on|at)[ ]+"
-            r"(?=\+?\(?\d[\d ()-]{6,}\d)"
+            r"(?=\+?\(?\d[\d ()-]{6,20}\d)"
         ),
         MEDIUM,
         "a name between a word for calling and 'on' a phone number (text ngaire on 027 315 "
         "9920, call Sipho at 082 ...), not a common word (call later on 0800 ...)",
         group=1,
-        refine=refine_uncommon_name,
+        refine=refine_called_person,
     ),
     Rule(
         "person_before_sort_code",
         "full person name",
-        _c(rf"((?:{INITIAL}|{NAME})[ ]{NAME}),?[ ]+(?=\d{{2}}-\d{{2}}-\d{{2}}(?![\d-]))"),
+        _c(
+            rf"(?<![\w'’.-])((?:{INITIAL}|{NAME})[ ]{NAME}),?[ ]+"
+            r"(?=\d{2}-\d{2}-\d{2},?[ ]+\d{7,8}(?!\d))"
+        ),
         MEDIUM,
-        "the account holder before a UK sort code in bank details (C Reeve, 20-45-77, ...)",
+        "the account holder before a UK sort code and account number (C Reeve, 20-45-77, 63048812)",
         group=1,
         refine=refine_context_name,
     ),

@@ -15,7 +15,9 @@ import re
 from collections.abc import Iterator
 
 from anonymizer.detection.categories import placeholder_for
-from anonymizer.detection.names import zipf
+from anonymizer.detection.cjk_names import cjk_full_name
+from anonymizer.detection.gazetteer import country_and_province_names
+from anonymizer.detection.names import is_known_name, zipf
 from anonymizer.types import Detection
 
 SCORE = 0.9
@@ -25,6 +27,7 @@ MAX_LINE_CHARS = 2000  # a longer line is no table row (bounds the work per line
 MAX_HEADER_CELL_CHARS = 40
 MIN_COLUMNS = 3
 COMMON_WORD_ZIPF = 5.0  # a one-word cell this common ("none", "freelance" is 3.4) is no name
+COMMON_KEYED_WORD_ZIPF = 4.0  # a keyed value's word this common is no name ("Default Wallet")
 
 PERSON = "full person name"
 # A header, lower-cased with its separators as "_", and the category of its column.
@@ -324,56 +327,62 @@ def sql_dump_detections(text: str) -> list[Detection]:
     return found
 
 
-# A quoted value after a key in JSON, YAML or a key=value log line ("state": "VIC",
+# A double-quoted value after a key in JSON, YAML or a key=value log line ("state": "VIC",
 # address1="東京都渋谷区神宮前4-12-8", name="佐藤 健太"): the key is a header of one record.
 _KEYED_VALUE = re.compile(
     r"""(?<![\w.-])["']?([A-Za-z][\w-]{1,30})["']?[ \t]*[:=][ \t]*"([^"\n\\]{1,120})"(?![\w])"""
 )
-# Keys whose values in payloads are as often things as people ("name": "checkout.session"):
-# their value counts as a person only when it is written as one.
-_AMBIGUOUS_PERSON_KEYS = frozenset("name nombre nom nome naam customer client guest".split())
-# Location keys whose values are often states of a record, not places ("state": "active").
+# Short keys that mean other things in configs and logs (run: "pytest", via="1.1 varnish").
+_KEYS_TOO_AMBIGUOUS = frozenset("run pan tin cp via addr ad dm cn".split())
+# The categories a keyed value is taken for (an id needs its own rule's checksum or shape).
+_KEYED_CATEGORIES = frozenset(
+    {PERSON, "location", "street address", "postal code", "date of birth"}
+)
+# Location keys whose values are often states of a record, not places ("state": "Queued").
 _RECORD_STATE_KEYS = frozenset({"state", "region", "country", "county"})
+_STATE_CODE = re.compile(r"[A-Z]{2,3}")
+_NOT_AN_ADDRESS = re.compile(r"\d\.\d|:|0x|@|://")
 _NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _written_as_a_person(value: str) -> bool:
-    """Two to four name-like words, capitalised ("Ana Costa") or in a caseless script
-    ("佐藤 健太"), none of them a common word."""
+    """Two to four capitalised name-like words, the first a known given name and none common
+    ("Ana Costa"), or a name in CJK script ("佐藤 健太", "林冠宇")."""
     words = value.split()
     if not 1 <= len(words) <= 4 or not all(_NAME_WORD.fullmatch(w) for w in words):
         return False
     if _CJK.search(value):
-        from anonymizer.detection.cjk_names import cjk_full_name
-        from anonymizer.detection.names import is_known_name
-
         # a known surname and a given name apart ("佐藤 健太": 健太 is also a word)
         return cjk_full_name(value) or (len(words) == 2 and is_known_name(words[0]))
-    return len(words) >= 2 and all(
-        w[:1].isupper() and zipf(w.lower()) < COMMON_KEYED_WORD_ZIPF for w in words
+    return (
+        len(words) >= 2
+        and is_known_name(words[0].lower())
+        and all(w[:1].isupper() and zipf(w.lower()) < COMMON_KEYED_WORD_ZIPF for w in words)
     )
 
 
-COMMON_KEYED_WORD_ZIPF = 4.0
-
-
 def _keyed_value_fits(key: str, value: str, category: str) -> bool:
+    """Whether a keyed value has its category's shape, more strictly than a table cell: a
+    payload's keys name things as often as people and places."""
+    if key in _KEYS_TOO_AMBIGUOUS or category not in _KEYED_CATEGORIES:
+        return False
     if not _cell_fits(value, category):
         return False
     if category == PERSON:
-        if any(c in value for c in "._/:@#"):
-            return False
-        return key not in _AMBIGUOUS_PERSON_KEYS or _written_as_a_person(value)
+        return _written_as_a_person(value)
     if category == "location":
-        if len(value) < 3 or any(c in value for c in "._/:@#"):
-            return False
-        return key not in _RECORD_STATE_KEYS or (
-            value[:1].isupper() and zipf(value.lower()) < COMMON_KEYED_WORD_ZIPF
-        )
+        if key in _RECORD_STATE_KEYS:
+            state_code = key == "state" and _STATE_CODE.fullmatch(value) is not None
+            return state_code or value in country_and_province_names()
+        return value[:1].isupper() and not any(c in value for c in "._/:@#")
     if category == "street address":
-        return bool(_DIGIT.search(value)) and len(_LETTER.findall(value)) >= 3 and "@" not in value
-    return category in ("postal code", "date of birth", "national id", "age")
+        return (
+            bool(_DIGIT.search(value))
+            and len(_LETTER.findall(value)) >= 3
+            and (not _NOT_AN_ADDRESS.search(value))
+        )
+    return True
 
 
 def keyed_value_detections(text: str) -> list[Detection]:

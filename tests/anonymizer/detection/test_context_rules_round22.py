@@ -282,3 +282,23 @@ def test_an_international_number_after_00_stays_a_phone(number):
     from anonymizer.detection.checksums import phone_plausible
 
     assert phone_plausible(number)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("ACME Widgets 12-03-24 and Kick Off 12-03-24", "person_before_sort_code"),
+        ("and Wellington on 2025-03-12 we met", "person_before_phone"),
+        ("ok\n\nChangelog\n2024-01-15\n", "person_signature_line"),
+        ("Pozdrawiam\nZespół Obsługi\n", "person_signoff_intl"),
+        ("scored 10 out 1000 points", "date_intl_abbrev"),
+        ("ssh://git@github.com:22/owner/repo.git", "git_remote_owner"),
+    ],
+)
+def test_dates_ports_teams_and_counts_are_not_what_the_new_rules_read(text, rule):
+    assert [d for d in RULES.detect(text) if d.rule_id == rule] == []
+
+
+def test_an_email_before_a_colon_stays_an_email():
+    text = "send to git@example.org: it bounced"
+    assert _found(RULES.detect(text), text, "email address") == ["git@example.org"]

@@ -135,6 +135,9 @@ def test_keyed_values_that_are_things_or_record_states_are_left_alone() -> None:
         '{"name": "checkout.session.completed", "name": "Blue Widget", "state": "active",\n'
         '"country": "AU", "address": "10.0.0.5", "customer": "cus_9s8d7f", "region": "eu"}\n'
         'job name="Nightly Backup" status="ok"\n'
+        'run: "python -m pytest -n 4"\nname: "Deploy Staging"\naddr="localhost:8080" '
+        'via="1.1 varnish"\n{"first_name": "string", "patient": "stable", "ad": "Summer Sale", '
+        '"holder": "Default Wallet", "state": "Queued", "cp": "1252", "pan": "0.5"}\n'
     )
     assert keyed_value_detections(text) == []
 
