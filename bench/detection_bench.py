@@ -88,6 +88,7 @@ SETS = (
     "dev-hand-open2",
     "dev-hand-open3",
     "dev-hand-open4",
+    "dev-hand-open5",
     "dev-presidio",
     "dev-long",
     "frozen-hand",
@@ -117,6 +118,7 @@ HANDWRITTEN_FILES = {
     "dev-hand-open2": "HANDWRITTEN_OPEN2",
     "dev-hand-open3": "HANDWRITTEN_OPEN3",
     "dev-hand-open4": "HANDWRITTEN_OPEN4",
+    "dev-hand-open5": "HANDWRITTEN_OPEN5",
 }
 
 

@@ -40,6 +40,7 @@ from bench.dev_sets import (
     HANDWRITTEN_OPEN2,
     HANDWRITTEN_OPEN3,
     HANDWRITTEN_OPEN4,
+    HANDWRITTEN_OPEN5,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -74,6 +75,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-open2": Build(HERE.parent / "dev_open2" / "src", "open2", HANDWRITTEN_OPEN2),
     "dev-hand-open3": Build(HERE.parent / "dev_open3" / "src", "open3", HANDWRITTEN_OPEN3),
     "dev-hand-open4": Build(HERE.parent / "dev_open4" / "src", "open4", HANDWRITTEN_OPEN4),
+    "dev-hand-open5": Build(HERE.parent / "dev_open5" / "src", "open5", HANDWRITTEN_OPEN5),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

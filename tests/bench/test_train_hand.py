@@ -21,6 +21,7 @@ from bench.dev_sets import (
     HANDWRITTEN_OPEN2,
     HANDWRITTEN_OPEN3,
     HANDWRITTEN_OPEN4,
+    HANDWRITTEN_OPEN5,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -44,7 +45,8 @@ def _training_docs() -> list[dict]:
 def _evaluation_texts() -> list[str]:
     paths = (HANDWRITTEN_DEV, HANDWRITTEN_BLIND, HANDWRITTEN_HARD, HANDWRITTEN_WILD)
     paths += (HANDWRITTEN_WILD_BLIND, HANDWRITTEN_FRESH, HANDWRITTEN_FRESH2)
-    paths += (HANDWRITTEN_OPEN, HANDWRITTEN_OPEN2, HANDWRITTEN_OPEN3, HANDWRITTEN_OPEN4)
+    paths += (HANDWRITTEN_OPEN, HANDWRITTEN_OPEN2, HANDWRITTEN_OPEN3)
+    paths += (HANDWRITTEN_OPEN4, HANDWRITTEN_OPEN5)
     texts = [d["text"] for path in paths if path.is_file() for d in handwritten_dev(path)]
     for name in ("handwritten.jsonl", "independent.jsonl"):  # compared by code, never read
         with (FROZEN / name).open(encoding="utf-8") as lines:
