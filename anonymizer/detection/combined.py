@@ -79,7 +79,7 @@ from anonymizer.detection.regex import (
 )
 from anonymizer.detection.table_columns import non_pii_keyed_numbers, table_column_detections
 from anonymizer.detection.view import detection_view
-from anonymizer.detection.wordlists import FIELD_LABELS
+from anonymizer.detection.wordlists import FIELD_LABELS, NEVER_A_NAME_ALONE
 from anonymizer.types import Detection
 
 THRESHOLD = 0.5
@@ -189,6 +189,8 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and not chat_speaker(text, d)
     ):
         penalty += 0.35
+    if d.category in _TRIMMED and words and all(w.casefold() in NEVER_A_NAME_ALONE for w in words):
+        penalty += 0.6  # "Beijinhos,", "Appa is home", "Reception, Riverside Vets"
     if d.category == "full person name" and len(surface.split()) > 4:
         penalty += 0.5  # a clause, not a name
     if d.category == "nationality or group" and _LANGUAGE_CONTEXT.search(
@@ -206,6 +208,10 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and (not words or _CLOCK_TIME.search(surface))
     ):
         penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
+    if d.category in ("location", "organization") and _CURRENCY_AFTER.fullmatch(surface):
+        penalty += 0.6  # "грн", "RM": a currency
+    if d.category == "postal code" and _CURRENCY_AFTER.match(text, d.end):
+        penalty += 0.5  # "6500 грн", "4000 zł": a price
     if d.source == "ner" and d.category in _NUMBERED_PLACE and is_measure(text, d):
         penalty += 0.5
     if d.category in _TRIMMED and _CODE_NAME.fullmatch(surface):
@@ -219,6 +225,12 @@ _CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exceptio
 
 
 _NUMBERED_PLACE = frozenset({"street address", "postal code"})
+_CURRENCY_AFTER = re.compile(
+    r"[ ]?(?:[€$£¥₴₽₹₦₱₩]|(?i:грн|гривень|руб(?:лей)?|zł|zl|pln|uah|eur|usd|gbp|chf|kč|czk|sek"
+    r"|nok|dkk|huf|ron|lei|inr|rs|ngn|naira|ghs|cedis?|ksh|kes|egp|zar|rand|aud|nzd|cad|brl"
+    r"|mxn|php|myr|rm|sgd|idr|rp|thb|baht|vnd|đ|dong|pesos?|euros?|dollars?|pounds?))"
+    r"(?![^\W\d_])"
+)
 # A quantity with its unit ("Atorvastatin 40 mg", "9.2 cm", "3000ms", "MwSt 7%"); not years,
 # which make an age ("56 yrs").
 _MEASURE = re.compile(
@@ -519,7 +531,8 @@ _TITLE_WORDS = frozenset(
     " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
     " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
     " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
-    " agent sirs madam madame".split()
+    " agent sirs madam madame herrn alhaji alhaja hajia deacon deaconess mdm dona engr sis bro"
+    " ibu bapak encik puan cik datuk dato".split()
 ) | frozenset("오전 오후 午前 午後 上午 下午".split())  # a chat line's "한도윤 오후 9:20": AM, PM
 _NON_SPACE = re.compile(r"\S+")
 
@@ -1116,11 +1129,33 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
     )
 
 
+# An academic or fiscal year ("2024/2025", "2024-25"): no one's identifier.
+_YEAR_PAIR = re.compile(r"((?:19|20)\d\d)[/-]((?:19|20)\d\d|\d\d)")
+
+
+def _year_pair(surface: str) -> bool:
+    pair = _YEAR_PAIR.fullmatch(surface)
+    if pair is None:
+        return False
+    first, second = int(pair[1]), int(pair[2])
+    return second == first + 1 if len(pair[2]) == 4 else second == (first + 1) % 100
+
+
 def _identifiers(text: str, kept: list[Detection]) -> list[Detection]:
-    """The identifier classifier's spans, less numbers given as a count, time or amount."""
+    """The identifier classifier's spans, less numbers given as a count, time, amount or
+    year pair, and their other occurrences in the document (a file reference in the body and
+    again in the subject line)."""
     found = classify_spans(text, kept)
-    not_pii_numbers = non_pii_keyed_numbers(text) if found else set()
-    return [d for d in found if (d.start, d.end) not in not_pii_numbers]
+    if not found:
+        return []
+    not_pii_numbers = non_pii_keyed_numbers(text)
+    found = [
+        d
+        for d in found
+        if (d.start, d.end) not in not_pii_numbers and not _year_pair(text[d.start : d.end])
+    ]
+    numbers = [d for d in found if d.category != "handle"]  # a host or brand as often as a login
+    return found + propagate_identifiers(text, [*kept, *numbers])
 
 
 class CombinedDetector:

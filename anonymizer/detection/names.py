@@ -15,14 +15,45 @@ from pathlib import Path
 NAMES_FILE = Path(__file__).resolve().parent / "data" / "names.txt.gz"
 
 
+# Korean surnames as they are romanised, which Faker lists only in Hangul (none is an
+# English word: not "Seo", "Son", "Moon").
+ROMANISED_KOREAN_SURNAMES = frozenset(
+    "yoon baek jang jeon hwang kwon shin jeong yoo heo noh ryu choe byun chae pyo ahn".split()
+)
+# Syllables of Korean and Taiwanese given names written romanised with a hyphen ("Seo-yeon",
+# "Jae-hyun", "Chia-hao"); Faker lists these names only in their own scripts.
+ROMANISED_SYLLABLES = frozenset(
+    "ae bin bo bok bom byung byeong chae chan chang cheol chul chun chung da dae deok dong doo"
+    " du eun gang geon geun gi gil gu gwang gyeong gyu ha hae han hee heon ho hoon hong hwa"
+    " hwan hye hyeok hyeon hyo hyuk hyun il in ja jae jeong ji jin jo joo ju jun jung ki kook"
+    " kwang kyu kyung mi min mo moon mun myung myeong na nam ok pil ra ri rin sae sang se seo"
+    " seok seon seong seul shik shin si sik so sol soo sook su suk sun sung tae uk won woo wook"
+    " ye yeon yeong yi yong yoo yoon young yu yul yun chia hao ting shu fen chih wei hsiao mei"
+    " wen hsin pei shan ya chen tzu hsuan hui ling kuan li ming hung chieh an chiao".split()
+)
+
+
 @cache
 def known_names() -> frozenset[str]:
-    """Lower-case given names and surnames (empty when the file is missing)."""
+    """Lower-case given names and surnames (only the romanised Korean surnames when the file
+    is missing)."""
     try:
         with gzip.open(NAMES_FILE, "rt", encoding="utf-8") as handle:
-            return frozenset(line.strip() for line in handle if line.strip())
+            listed = frozenset(line.strip() for line in handle if line.strip())
     except OSError:
-        return frozenset()
+        listed = frozenset()
+    return listed | ROMANISED_KOREAN_SURNAMES
+
+
+def romanised_given_name(word: str) -> bool:
+    """Two different syllables of `ROMANISED_SYLLABLES` joined by a hyphen ("seo-yeon")."""
+    parts = word.casefold().split("-")
+    return (
+        len(parts) == 2
+        and parts[0] != parts[1]
+        and len(parts[0]) >= 2
+        and all(part in ROMANISED_SYLLABLES for part in parts)
+    )
 
 
 @cache
@@ -41,7 +72,11 @@ COMMON_ZIPF = 2.7
 def is_common_non_name(word: str) -> bool:
     """A word seen often in English that is not a known name ("salesperson", "big", "desk")."""
     folded = word.casefold()
-    return zipf(folded) >= COMMON_ZIPF and folded not in known_names()
+    return (
+        zipf(folded) >= COMMON_ZIPF
+        and folded not in known_names()
+        and not romanised_given_name(folded)
+    )
 
 
 _COLLECTIONS = (dict, tuple, list, set, frozenset)
@@ -50,7 +85,7 @@ _COLLECTIONS = (dict, tuple, list, set, frozenset)
 def is_known_name(surface: str) -> bool:
     """Every word of `surface` is a known given name or surname."""
     words = surface.casefold().split()
-    return bool(words) and all(w in known_names() for w in words)
+    return bool(words) and all(w in known_names() or romanised_given_name(w) for w in words)
 
 
 def build_names_file(path: Path = NAMES_FILE) -> int:

@@ -34,10 +34,17 @@ from anonymizer.detection.names import (
     is_common_non_name,
     is_known_name,
     known_names,
+    romanised_given_name,
     zipf,
 )
 from anonymizer.detection.regex import ORG_SUFFIX, PARTICLES, word_alternation
-from anonymizer.detection.wordlists import COMMON_WORD_NAMES, NON_NAME, NOT_A_NAME, PLACES
+from anonymizer.detection.wordlists import (
+    COMMON_WORD_NAMES,
+    NEVER_A_NAME_ALONE,
+    NON_NAME,
+    NOT_A_NAME,
+    PLACES,
+)
 from anonymizer.types import Detection
 
 PERSON = "full person name"
@@ -46,7 +53,7 @@ PROPAGATED_SCORE = 0.55
 MIN_WORD_LENGTH = 3
 
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
-_NEVER = NON_NAME | NOT_A_NAME | PLACES | PARTICLES
+_NEVER = NON_NAME | NOT_A_NAME | PLACES | PARTICLES | NEVER_A_NAME_ALONE
 
 
 def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], set[str]]:
@@ -84,6 +91,8 @@ def _common_word(folded: str) -> bool:
     """A common English word and nobody's name; a hyphenated word only when each of its parts
     is one ("jin-woo" is a name, though wordfreq rates the pair as frequent as its parts)."""
     if "-" in folded:
+        if romanised_given_name(folded):
+            return False
         return all(is_common_non_name(part) for part in folded.split("-") if part)
     return is_common_non_name(folded)
 

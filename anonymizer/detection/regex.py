@@ -54,7 +54,13 @@ from anonymizer.detection.line_language import (
     word_in_any_language,
     word_zipf,
 )
-from anonymizer.detection.names import is_common_non_name, is_known_name, known_names, zipf
+from anonymizer.detection.names import (
+    is_common_non_name,
+    is_known_name,
+    known_names,
+    romanised_given_name,
+    zipf,
+)
 from anonymizer.detection.prefilter import (
     Gates,
     LiteralScanner,
@@ -171,9 +177,18 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+# A word that says the number after it is only a masked number's end ("ending 8810").
+_MASKED_END = re.compile(r"(?i:ending|ends|last|last4|finishing)\b")
+
+
 def _id_value(value: str) -> bool:
-    """An identifier value: contains a digit and is not a bare year."""
-    return _has_digit(value) and not re.fullmatch(r"(?:19|20)\d\d", value)
+    """An identifier value: contains a digit, is not a bare year and is not the end of a
+    masked number ("account number ending 8810")."""
+    return (
+        _has_digit(value)
+        and not re.fullmatch(r"(?:19|20)\d\d", value)
+        and not _MASKED_END.match(value)
+    )
 
 
 def _plate_value(value: str) -> bool:
@@ -1005,6 +1020,45 @@ def _hyphenated_common_word(value: str) -> bool:
     )
 
 
+# Accounts every Unix host or database has, which scanners try by name: nobody's handle.
+SYSTEM_ACCOUNTS = frozenset(
+    "root admin administrator oracle postgres mysql ubuntu debian centos ec2-user pi test"
+    " guest user nobody daemon ftp ftpuser www-data git deploy support operator sysadmin"
+    " backup mail bin sys sync games lp news uucp proxy list irc".split()
+)
+# Public resolvers' addresses, written in configs and network logs: no one's.
+PUBLIC_SERVICE_ADDRESSES = frozenset(
+    "1.1.1.1 1.0.0.1 8.8.8.8 8.8.4.4 9.9.9.9 149.112.112.112 208.67.222.222 208.67.220.220"
+    " 4.2.2.2 4.2.2.1".split()
+)
+_FINGERPRINT_BEFORE = re.compile(r"(?i:SHA256|SHA1|MD5):$")
+
+
+RARE_COMPANY_WORD_ZIPF = 3.0  # "Wattle" 2.6, "Backly" 0; not "Customer", "Technical", "Apple"
+
+
+def _rare_company_words(value: str) -> bool:
+    """A company's name: its first word rare in English and no team or product word
+    ("Wattle Mobile"; not "Customer", "Technical", "IT")."""
+    first = value.split()[0].casefold()
+    return first not in NON_NAME and zipf(first) < RARE_COMPANY_WORD_ZIPF
+
+
+def _not_a_system_account(value: str) -> bool:
+    return value.casefold() not in SYSTEM_ACCOUNTS
+
+
+def _ipv4_of_someone(value: str) -> bool:
+    return ipv4_valid(value) and value not in PUBLIC_SERVICE_ADDRESSES
+
+
+def refine_not_fingerprint(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Not the fingerprint of a public key (ED25519 SHA256:q3Vv...), which any server shows."""
+    if _FINGERPRINT_BEFORE.search(text, max(0, start - 7), start):
+        return None
+    return start, end
+
+
 def _user_value(value: str) -> bool:
     """A user name after user= / User:, not a full name's first word or a placeholder."""
     return value.lower() not in NOT_A_NAME and value.lower() not in ("none", "null", "root")
@@ -1260,9 +1314,15 @@ _NEXT_WORD = re.compile(r"[ ]+([A-Z][A-Za-z'’-]+)")
 
 
 def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The value is followed by a name, not by a common word ("Edition", "Series")."""
+    """The value is followed by a name, not by a common word ("Edition", "Series"): a rare
+    word, or a known surname written in capitals as statements write it ("HUGHES")."""
     m = _NEXT_WORD.match(text, end)
-    return None if m is None or zipf(m.group(1).casefold()) >= 3.3 else (start, end)
+    if m is None:
+        return None
+    word = m.group(1)
+    if word.isupper() and len(word) > 1 and is_known_name(word):
+        return start, end
+    return None if zipf(word.casefold()) >= 3.3 else (start, end)
 
 
 _WORD_BEFORE_BRACKET = re.compile(r"([^\W\d_][\w'’-]*)[ ]\([ ]?$")
@@ -2120,8 +2180,10 @@ RULES: tuple[Rule, ...] = (
         _c(_first(r"[A-Za-z0-9_+/=-]", r"[\w/+=.-]") + r"[A-Za-z0-9_+/=-]{19,199}+(?![\w/+=-])"),
         LOW,
         "token of 20+ characters with letters and digits, no word-like letter runs, "
-        "Shannon entropy ≥ 3.5 bits/char (3.0 for hex)",
+        "Shannon entropy ≥ 3.5 bits/char (3.0 for hex); not a public key's fingerprint "
+        "(SHA256:...)",
         validate=looks_like_secret,
+        refine=refine_not_fingerprint,
     ),
     # --- contact and network identifiers
     Rule(
@@ -2252,8 +2314,8 @@ RULES: tuple[Rule, ...] = (
         "ip address",
         _c(_first(r"\d", r"[\w.]") + r"\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?:/\d{1,2})?(?!\w|\.\d)"),
         HIGH,
-        "four dotted octets 0–255",
-        validate=ipv4_valid,
+        "four dotted octets 0–255, not a public resolver's (1.1.1.1, 8.8.8.8)",
+        validate=_ipv4_of_someone,
         requires=(".",),
     ),
     Rule(
@@ -3520,6 +3582,40 @@ RULES: tuple[Rule, ...] = (
         requires=("º", "ª", "bajo"),
     ),
     Rule(
+        "police_urn",
+        "reference id",
+        _c(
+            r"(?<![\w-])(?:URN|Unique[ ]Reference[ ]Number)[ ]?:?[ ]?"
+            r"(\d{2}[ ]?[A-Z]{2}[ ]?\d{5}[ ]?\d{2})(?!\w)"
+        ),
+        HIGH,
+        "an English or Welsh police case's URN: force, station, number, year (14 HB 03871 25)",
+        group=1,
+        requires=("urn", "unique reference"),
+    ),
+    Rule(
+        "short_quoted_password",
+        "secret",
+        _c(
+            r"(?i:\b(?:password|passwd|pwd|passcode|secret)\b)[ ]?[:=][ ]?"
+            r"\"([^\"\s]{1,3})\"(?![\w\"])"
+        ),
+        MEDIUM,
+        'a password of one to three characters, quoted as a key\'s value (password="Kx9"): '
+        "secret_assignment needs four",
+        group=1,
+        requires=("pass", "pwd", "secret"),
+    ),
+    Rule(
+        "po_box_postal_code",
+        "postal code",
+        _c(r"(?i:\bP\.?[ ]?O\.?[ ]?Box)[ ]+\d{1,7}[ ]?-[ ]?(\d{5})(?![\d-])"),
+        MEDIUM,
+        "the postal code after a Kenyan PO box number (P.O. Box 10422-00200)",
+        group=1,
+        requires=("box",),
+    ),
+    Rule(
         "po_box",
         "street address",
         _c(
@@ -3929,8 +4025,10 @@ RULES: tuple[Rule, ...] = (
             r"([A-Za-z0-9][A-Za-z0-9._-]{0,31})[ ]from\b"
         ),
         HIGH,
-        "user name in sshd log lines (Accepted publickey for deploy-bot from ...)",
+        "user name in sshd log lines (Accepted publickey for deploy-bot from ...), not a "
+        "system or default account that scanners try (root, admin, oracle)",
         group=1,
+        validate=_not_a_system_account,
         anchors=("password for", "publickey for", "keyboard-interactive for", "user for"),
     ),
     Rule(
@@ -4560,12 +4658,13 @@ RULES: tuple[Rule, ...] = (
         _c(
             r"(?<=[\w'’])(?:[ ]\(|[ ]is[ ](?:now[ ]|only[ ]|just[ ])?)"
             rf"([1-9]\d?|(?i:{NUMBER_WORD}))"
-            r"(?=\)|[ ]?(?:[,.;!?]|$)|[ ](?:on|until|till|next|this|today|now|and|but|in[ ]\w+"
-            r"|years?|yrs)\b)",
+            r"(?=\)|[ ]?(?:[,.;!?](?!\d)|$)|[ ](?:on|until|till|next|this|today|now|and|but"
+            r"|in[ ]\w+|years?|yrs)\b)",
             re.MULTILINE,
         ),
         MEDIUM,
-        "an age right after a name: Piotr (44), Alphy is nine on the 20th (not Chapter (12))",
+        "an age right after a name: Piotr (44), Alphy is nine on the 20th (not Chapter (12), "
+        "not a version: PRB01 (6.2.4)",
         group=1,
         validate=_age_valid,
         refine=refine_age_after_name,
@@ -5550,6 +5649,21 @@ RULES: tuple[Rule, ...] = (
         trigger=Trigger(_ACCOUNT_WORD, 64, 48),
     ),
     Rule(
+        "organization_support_desk",
+        "organization",
+        _c(
+            r"(?<![\w.-])((?-i:[A-Z][a-z]+[A-Za-z]*(?:[ ][A-Z][a-z]+[A-Za-z]*)?))[ ]"
+            r"(?:Support|Customer[ ](?:Service|Care|Support)|Help[ ]?[Dd]esk|Service[ ]Desk)"
+            r"(?![\w-])"
+        ),
+        MEDIUM,
+        "the company whose support desk writes (Wattle Mobile Support, Backly Support): its "
+        "first word rare in English, no team or product word",
+        group=1,
+        validate=_rare_company_words,
+        requires=("support", "service", "care", "desk"),
+    ),
+    Rule(
         "organization_institution",
         "organization",
         _c(
@@ -5803,6 +5917,17 @@ RULES: tuple[Rule, ...] = (
         "9920, call Sipho at 082 ...), not a common word (call later on 0800 ...)",
         group=1,
         refine=refine_called_person,
+    ),
+    Rule(
+        "person_romanised_given",
+        "full person name",
+        _c(r"(?<![\w'’.@/-])([A-Z][a-z]{1,5}-[A-Za-z][a-z]{0,5})(?![\w'’@-]|\.\w)"),
+        MEDIUM,
+        "a Korean or Taiwanese given name romanised with a hyphen (Jae-hyun, Seo-yeon, "
+        "Chia-hao): two name syllables, not two English words (So-so, Ha-ha)",
+        group=1,
+        validate=romanised_given_name,
+        requires=("-",),
     ),
     Rule(
         "person_before_sort_code",

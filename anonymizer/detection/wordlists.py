@@ -360,3 +360,34 @@ stepson stepdaughter stepmother stepfather officer sergeant sgt detective inspec
 captain coach pastor reverend egregio gentile caro cara liebe lieber estimado estimada
 """)
 NON_NAME = NON_NAME | RELATION_WORDS
+
+# Greetings and sign-offs of other languages, written alone on a line or before a name
+# ("Beijinhos,", "groetjes,", "Soifua,", "Annwyl Mr ap Huw"): never a name themselves.
+GREETING_WORDS = _words("""
+beijinhos beijos beijo cumprimentos abraços abraço abracos saludos abrazos besos cordialmente
+atentamente groetjes groeten groet doei hoi grüße grüsse freundliche herzliche vriendelijke
+servus tschüss tschüs ciao saluti
+cordiali bisous bises cordialement amitiés pozdrawiam pozdrowienia pozdrav pozdravy hälsningar
+hilsen hilsner mvh terveisin moikka soifua manuia talofa malo annwyl cofion diolch kia ora
+mihi salamat shukran habari jambo namaste namaskar vanakkam привіт дякую добре так
+спасибо привет пока здравствуйте
+""")
+# Words for a parent or elder used as a form of address ("Appa is home", "tell Amma"): the
+# guideline leaves them unmarked, as "Mum" and "Dad".
+KINSHIP_WORDS = _words("""
+appa amma ammi abba abbu ammu nani dada dadi lola lolo tita tito kuya ate mama papa
+baba mamá papá oma opa nonna nonno abuela abuelo abuelita tía tío mamie papi babcia dziadek
+""")
+# What names a mailbox or a unit, not a person ("KYC Cell", "Reception", "Parent/carer").
+ROLE_WORDS = _words("""
+cell reception helpdesk mailbox noreply no-reply parent carer guardian identifier
+""")
+# Titles of address of other languages, kept outside a name ("Herrn", "Alhaji", "Mdm"): never
+# a name alone, never spread from a name they stood before.
+TITLES_OF_ADDRESS = _words("""
+herrn alhaji alhaja hajia deacon deaconess mdm dona engr ibu bapak encik puan cik datuk dato
+""")
+# Each is a name's title or a name in some text ("Mama Jo", "Salamat Dels"), so only a span
+# made of them alone is none.
+NEVER_A_NAME_ALONE = GREETING_WORDS | KINSHIP_WORDS | ROLE_WORDS | TITLES_OF_ADDRESS
+NON_NAME = NON_NAME | ROLE_WORDS
