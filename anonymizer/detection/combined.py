@@ -79,7 +79,7 @@ from anonymizer.detection.regex import (
 )
 from anonymizer.detection.table_columns import non_pii_keyed_numbers, table_column_detections
 from anonymizer.detection.view import detection_view
-from anonymizer.detection.wordlists import FIELD_LABELS, NEVER_A_NAME_ALONE
+from anonymizer.detection.wordlists import FIELD_LABELS, NEVER_A_NAME_ALONE, TITLES_OF_ADDRESS
 from anonymizer.types import Detection
 
 THRESHOLD = 0.5
@@ -208,7 +208,7 @@ def text_penalty(text: str, d: Detection, cased: bool = True) -> float:
         and (not words or _CLOCK_TIME.search(surface))
     ):
         penalty += 0.5  # "01/02      01/02" in a statement, "Lisbon 22:35 → Porto 05:50"
-    if d.category in ("location", "organization") and _CURRENCY_AFTER.fullmatch(surface):
+    if d.category in ("location", "organization") and _CURRENCY_WORD.fullmatch(surface):
         penalty += 0.6  # "грн", "RM": a currency
     if d.category == "postal code" and _CURRENCY_AFTER.match(text, d.end):
         penalty += 0.5  # "6500 грн", "4000 zł": a price
@@ -225,6 +225,8 @@ _CODE_NAME = re.compile(r"Traceback|[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exceptio
 
 
 _NUMBERED_PLACE = frozenset({"street address", "postal code"})
+# A currency alone, that no place or company is called ("грн"; not "Rand", "Dong", "Lei").
+_CURRENCY_WORD = re.compile(r"(?i:грн|гривень|руб(?:лей)?|zł|pln|uah|eur|usd|gbp|kč|czk|ksh)")
 _CURRENCY_AFTER = re.compile(
     r"[ ]?(?:[€$£¥₴₽₹₦₱₩]|(?i:грн|гривень|руб(?:лей)?|zł|zl|pln|uah|eur|usd|gbp|chf|kč|czk|sek"
     r"|nok|dkk|huf|ron|lei|inr|rs|ngn|naira|ghs|cedis?|ksh|kes|egp|zar|rand|aud|nzd|cad|brl"
@@ -525,15 +527,18 @@ _EDGE_PUNCTUATION = ".,;:!?-–—()[]\"'"
 PERSON = "full person name"
 # Titles and honorifics stay outside a name (the annotation guideline): "Dr [[Okafor]]",
 # "[[Rohit]] bhaiya", "[[Sharma]] ji".
-_TITLE_WORDS = frozenset(
-    "pt patient mr mrs ms mx miss dr prof sir dame rev herr frau fr hr mme mlle sr sra srta"
-    " dott dott.ssa sig sig.ra avv ing pan pani sgt pc dc ds insp cpt capt lt col gen bey abi"
-    " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
-    " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
-    " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
-    " agent sirs madam madame herrn alhaji alhaja hajia deacon deaconess mdm dona engr sis bro"
-    " ibu bapak encik puan cik datuk dato".split()
-) | frozenset("오전 오후 午前 午後 上午 下午".split())  # a chat line's "한도윤 오후 9:20": AM, PM
+_TITLE_WORDS = (
+    frozenset(
+        "pt patient mr mrs ms mx miss dr prof sir dame rev herr frau fr hr mme mlle sr sra srta"
+        " dott dott.ssa sig sig.ra avv ing pan pani sgt pc dc ds insp cpt capt lt col gen bey abi"
+        " abla hanım hanim efendi bhaiya bhai didi ji sahib saheb san sama kun chan tita tito lola"
+        " lolo kuya ate auntie aunty uncle mummy mum mom nani dadi grandpa grandma bhabhi sheriff"
+        " judge officer constable detective sergeant inspector cllr councillor dci dsu pcso pc dc"
+        " agent sirs madam madame".split()
+    )
+    | TITLES_OF_ADDRESS
+    | frozenset("오전 오후 午前 午後 上午 下午".split())
+)  # a chat line's "한도윤 오후 9:20": AM, PM
 _NON_SPACE = re.compile(r"\S+")
 
 
@@ -1130,15 +1135,19 @@ def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list
 
 
 # An academic or fiscal year ("2024/2025", "2024-25"): no one's identifier.
-_YEAR_PAIR = re.compile(r"((?:19|20)\d\d)[/-]((?:19|20)\d\d|\d\d)")
+_YEAR_PAIR = re.compile(r"((?:19|20)\d\d)[/–-]((?:19|20)\d\d|\d\d)")
 
 
 def _year_pair(surface: str) -> bool:
+    """Two consecutive years, the second maybe in two digits ("2024/2025", "1999-00")."""
     pair = _YEAR_PAIR.fullmatch(surface)
     if pair is None:
         return False
     first, second = int(pair[1]), int(pair[2])
     return second == first + 1 if len(pair[2]) == 4 else second == (first + 1) % 100
+
+
+MIN_REPEATED_ID_SCORE = 0.8  # a classifier span spread to its repeats (one error is not N)
 
 
 def _identifiers(text: str, kept: list[Detection]) -> list[Detection]:
@@ -1154,8 +1163,15 @@ def _identifiers(text: str, kept: list[Detection]) -> list[Detection]:
         for d in found
         if (d.start, d.end) not in not_pii_numbers and not _year_pair(text[d.start : d.end])
     ]
-    numbers = [d for d in found if d.category != "handle"]  # a host or brand as often as a login
-    return found + propagate_identifiers(text, [*kept, *numbers])
+    confident = [
+        d
+        for d in found
+        if d.category != "handle"  # a host or a brand as often as a login
+        and d.score >= MIN_REPEATED_ID_SCORE
+    ]
+    taken = {(d.start, d.end) for d in kept}
+    repeats = [d for d in propagate_identifiers(text, confident) if (d.start, d.end) not in taken]
+    return found + repeats
 
 
 class CombinedDetector:

@@ -15,10 +15,10 @@ from pathlib import Path
 NAMES_FILE = Path(__file__).resolve().parent / "data" / "names.txt.gz"
 
 
-# Korean surnames as they are romanised, which Faker lists only in Hangul (none is an
-# English word: not "Seo", "Son", "Moon").
+# Korean surnames as they are romanised, which Faker lists only in Hangul (none common in
+# English: not "Seo", "Son", "Moon", "Shin", "Yoo").
 ROMANISED_KOREAN_SURNAMES = frozenset(
-    "yoon baek jang jeon hwang kwon shin jeong yoo heo noh ryu choe byun chae pyo ahn".split()
+    "yoon baek jang jeon hwang kwon jeong heo noh ryu choe byun chae pyo ahn".split()
 )
 # Syllables of Korean and Taiwanese given names written romanised with a hyphen ("Seo-yeon",
 # "Jae-hyun", "Chia-hao"); Faker lists these names only in their own scripts.
@@ -45,14 +45,28 @@ def known_names() -> frozenset[str]:
     return listed | ROMANISED_KOREAN_SURNAMES
 
 
+# Second syllables that make a Korean place (Jung-gu, Myeong-dong, Hong-dae, Jong-ro), German
+# weekday pairs of opening hours (Mo-So, Mi-So), and places and things written the same way.
+_PLACE_SYLLABLES = frozenset("gu dong dae ro do si eup myeon ri".split())
+_WEEKDAYS_DE = frozenset("mo di mi do fr sa so".split())
+_NOT_GIVEN_NAMES = frozenset(
+    "gyeong-ju gwang-ju jeon-ju cheong-ju won-ju chung-ju gong-ju yeo-ju gyeong-gi gang-won"
+    " so-ju tae-bo han-bok".split()
+)
+
+
 def romanised_given_name(word: str) -> bool:
-    """Two different syllables of `ROMANISED_SYLLABLES` joined by a hyphen ("seo-yeon")."""
-    parts = word.casefold().split("-")
+    """Two different syllables of `ROMANISED_SYLLABLES` joined by a hyphen ("seo-yeon"), not a
+    place, an opening-hours range or a thing written so ("Jung-gu", "Mo-So", "So-ju")."""
+    folded = word.casefold()
+    parts = folded.split("-")
     return (
         len(parts) == 2
         and parts[0] != parts[1]
-        and len(parts[0]) >= 2
         and all(part in ROMANISED_SYLLABLES for part in parts)
+        and parts[1] not in _PLACE_SYLLABLES
+        and not (parts[0] in _WEEKDAYS_DE and parts[1] in _WEEKDAYS_DE)
+        and folded not in _NOT_GIVEN_NAMES
     )
 
 

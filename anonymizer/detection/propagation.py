@@ -40,10 +40,10 @@ from anonymizer.detection.names import (
 from anonymizer.detection.regex import ORG_SUFFIX, PARTICLES, word_alternation
 from anonymizer.detection.wordlists import (
     COMMON_WORD_NAMES,
-    NEVER_A_NAME_ALONE,
     NON_NAME,
     NOT_A_NAME,
     PLACES,
+    TITLES_OF_ADDRESS,
 )
 from anonymizer.types import Detection
 
@@ -53,7 +53,7 @@ PROPAGATED_SCORE = 0.55
 MIN_WORD_LENGTH = 3
 
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*")
-_NEVER = NON_NAME | NOT_A_NAME | PLACES | PARTICLES | NEVER_A_NAME_ALONE
+_NEVER = NON_NAME | NOT_A_NAME | PLACES | PARTICLES | TITLES_OF_ADDRESS
 
 
 def name_words(text: str, detections: Iterable[Detection]) -> tuple[set[str], set[str]]:

@@ -75,6 +75,7 @@ from anonymizer.detection.wordlists import (
     FOREIGN_GROUP_WORDS,
     GROUP_NOUNS,
     NATIONALITY_WORDS,
+    NEVER_A_NAME_ALONE,
     NON_NAME,
     NOT_A_NAME,
     PLACES,
@@ -178,7 +179,7 @@ def _has_digit(value: str) -> bool:
 
 
 # A word that says the number after it is only a masked number's end ("ending 8810").
-_MASKED_END = re.compile(r"(?i:ending|ends|last|last4|finishing)\b")
+_MASKED_END = re.compile(r"(?i:ending|ends|last|last4|finishing)[ ]")
 
 
 def _id_value(value: str) -> bool:
@@ -501,6 +502,9 @@ STREET_SUFFIX = (  # USPS Publication 28 street suffixes (common subset) and UK 
     r"|Tunnel|Union|Valley|Via|View|Village|Ville|Vista|Wells?)"
 )
 # The word before a flat, suite or room number in an address line.
+# Abbreviated words inside a street's name: a saint, a title or an initial of the person it
+# is named after ("27 Sto. Niño St.", "Gen. Luna St.", "P. Burgos Ave", "Dr. M. L. King Jr. Blvd").
+STREET_NAME_ABBREVIATION = r"(?:Sto|Sta|Ste|St|Mt|Ft|Gen|Sen|Pres|Dr|Msgr|Jr|[A-Z])\."
 UNIT_WORD = r"(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?|Room|Rm\.?)"
 US_STATES = (
     r"(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV"
@@ -1020,41 +1024,44 @@ def _hyphenated_common_word(value: str) -> bool:
     )
 
 
-# Accounts every Unix host or database has, which scanners try by name: nobody's handle.
-SYSTEM_ACCOUNTS = frozenset(
-    "root admin administrator oracle postgres mysql ubuntu debian centos ec2-user pi test"
-    " guest user nobody daemon ftp ftpuser www-data git deploy support operator sysadmin"
-    " backup mail bin sys sync games lp news uucp proxy list irc".split()
-)
 # Public resolvers' addresses, written in configs and network logs: no one's.
 PUBLIC_SERVICE_ADDRESSES = frozenset(
     "1.1.1.1 1.0.0.1 8.8.8.8 8.8.4.4 9.9.9.9 149.112.112.112 208.67.222.222 208.67.220.220"
     " 4.2.2.2 4.2.2.1".split()
 )
-_FINGERPRINT_BEFORE = re.compile(r"(?i:SHA256|SHA1|MD5):$")
+_FINGERPRINT_BEFORE = re.compile(r"(?i:SHA(?:1|224|256|384|512)|MD5)[:-]$")
 
 
 RARE_COMPANY_WORD_ZIPF = 3.0  # "Wattle" 2.6, "Backly" 0; not "Customer", "Technical", "Apple"
+_WORD_AT = re.compile(r"[A-Za-z]+")
 
 
-def _rare_company_words(value: str) -> bool:
-    """A company's name: its first word rare in English and no team or product word
-    ("Wattle Mobile"; not "Customer", "Technical", "IT")."""
-    first = value.split()[0].casefold()
-    return first not in NON_NAME and zipf(first) < RARE_COMPANY_WORD_ZIPF
+def _rare_company_word(word: str) -> bool:
+    folded = word.casefold()
+    return (
+        folded not in NON_NAME
+        and folded not in NEVER_A_NAME_ALONE
+        and zipf(folded) < RARE_COMPANY_WORD_ZIPF
+    )
 
 
-def _not_a_system_account(value: str) -> bool:
-    return value.casefold() not in SYSTEM_ACCOUNTS
+def refine_support_company(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """From the first word that is rare in English and no greeting or team word ("Contact
+    Wattle" -> "Wattle"; not "Customer", "Technical", "Bonjour")."""
+    for word in _WORD_AT.finditer(text, start, end):
+        if _rare_company_word(word.group()):
+            return word.start(), end
+    return None
 
 
 def _ipv4_of_someone(value: str) -> bool:
-    return ipv4_valid(value) and value not in PUBLIC_SERVICE_ADDRESSES
+    """A valid address that is not a public resolver's (with or without a /prefix)."""
+    return ipv4_valid(value) and value.split("/", 1)[0] not in PUBLIC_SERVICE_ADDRESSES
 
 
 def refine_not_fingerprint(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Not the fingerprint of a public key (ED25519 SHA256:q3Vv...), which any server shows."""
-    if _FINGERPRINT_BEFORE.search(text, max(0, start - 7), start):
+    if _FINGERPRINT_BEFORE.search(text, max(0, start - 8), start):
         return None
     return start, end
 
@@ -1204,7 +1211,8 @@ def refine_code_value(text: str, start: int, end: int) -> tuple[int, int] | None
 
 _SYSTEM_ACCOUNTS = frozenset(
     "root admin administrator postgres mysql app user deploy ubuntu ec2-user centos debian"
-    " git www-data nobody guest test service svc system sa oracle jenkins runner ci".split()
+    " git www-data nobody guest test service svc system sa oracle jenkins runner ci pi ftp"
+    " ftpuser daemon support operator sysadmin backup mail".split()
 )
 
 
@@ -1213,6 +1221,12 @@ _SERVICE_SUFFIXES = tuple(
     for sep in "_-"
     for word in ("svc", "rw", "ro", "worker", "bot", "app", "service", "api", "admin", "user")
 )
+
+
+def _not_a_system_account(value: str) -> bool:
+    """Not an account every host has, which scanners try by name (root, admin, oracle); a
+    bot's or a person's login otherwise ("deploy-bot" logs in as someone's key)."""
+    return value.casefold() not in _SYSTEM_ACCOUNTS
 
 
 def _personal_account(value: str) -> bool:
@@ -1320,8 +1334,8 @@ def refine_before_a_name(text: str, start: int, end: int) -> tuple[int, int] | N
     if m is None:
         return None
     word = m.group(1)
-    if word.isupper() and len(word) > 1 and is_known_name(word):
-        return start, end
+    if word.isupper() and len(word) > 1 and is_known_name(word) and zipf(word.casefold()) < 4.3:
+        return start, end  # a surname ("HUGHES" 4.1), not "MAX", "BLACK", "GREY" 4.4
     return None if zipf(word.casefold()) >= 3.3 else (start, end)
 
 
@@ -3479,7 +3493,8 @@ RULES: tuple[Rule, ...] = (
         _c(
             _first(r"\d", r"[\w.,-]") + rf"\d{{0,4}}[A-Za-z]?(?:[-/]\d{{1,4}}[A-Za-z]?)?,?[ ]+"
             rf"(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?[ ]+)?"
-            rf"(?:(?:{CAP_WORD}|\d{{1,3}}(?:st|nd|rd|th))[ ]+){{1,4}}{STREET_SUFFIX}\b\.?"
+            rf"(?:(?:{CAP_WORD}|{STREET_NAME_ABBREVIATION}|\d{{1,3}}(?:st|nd|rd|th))[ ]+){{1,4}}"
+            rf"{STREET_SUFFIX}\b\.?"
             rf"(?:[ ]+(?:NW|NE|SW|SE|N|S|E|W)\b)?"
             rf"(?:,?[ ]+(?:{UNIT_WORD}|\#)"
             rf"[ ]?\#?[\w-]{{1,6}})?"
@@ -3598,7 +3613,7 @@ RULES: tuple[Rule, ...] = (
         "secret",
         _c(
             r"(?i:\b(?:password|passwd|pwd|passcode|secret)\b)[ ]?[:=][ ]?"
-            r"\"([^\"\s]{1,3})\"(?![\w\"])"
+            r"\"((?=[^\"\s]{0,2}\d)(?=[^\"\s]{0,2}[^\W\d_])[^\"\s]{2,3})\"(?![\w\"])"
         ),
         MEDIUM,
         'a password of one to three characters, quoted as a key\'s value (password="Kx9"): '
@@ -5652,15 +5667,15 @@ RULES: tuple[Rule, ...] = (
         "organization_support_desk",
         "organization",
         _c(
-            r"(?<![\w.-])((?-i:[A-Z][a-z]+[A-Za-z]*(?:[ ][A-Z][a-z]+[A-Za-z]*)?))[ ]"
+            r"(?<![\w.-])([A-Z][a-z][A-Za-z]{0,30}+(?:[ ][A-Z][a-z][A-Za-z]{0,30}+)?)[ ]"
             r"(?:Support|Customer[ ](?:Service|Care|Support)|Help[ ]?[Dd]esk|Service[ ]Desk)"
             r"(?![\w-])"
         ),
         MEDIUM,
-        "the company whose support desk writes (Wattle Mobile Support, Backly Support): its "
-        "first word rare in English, no team or product word",
+        "the company whose support desk writes (Wattle Mobile Support, Backly Support; Contact "
+        "Wattle Support): from its first word rare in English, no greeting or team word",
         group=1,
-        validate=_rare_company_words,
+        refine=refine_support_company,
         requires=("support", "service", "care", "desk"),
     ),
     Rule(

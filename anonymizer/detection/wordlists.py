@@ -362,32 +362,32 @@ captain coach pastor reverend egregio gentile caro cara liebe lieber estimado es
 NON_NAME = NON_NAME | RELATION_WORDS
 
 # Greetings and sign-offs of other languages, written alone on a line or before a name
-# ("Beijinhos,", "groetjes,", "Soifua,", "Annwyl Mr ap Huw"): never a name themselves.
+# ("Beijinhos,", "groetjes,", "Soifua,", "Annwyl Mr ap Huw"): never a name alone. Words that
+# are also names ("Kia", "Ora", "Malo") are left out, as everywhere in this module.
 GREETING_WORDS = _words("""
 beijinhos beijos beijo cumprimentos abraços abraço abracos saludos abrazos besos cordialmente
 atentamente groetjes groeten groet doei hoi grüße grüsse freundliche herzliche vriendelijke
-servus tschüss tschüs ciao saluti
-cordiali bisous bises cordialement amitiés pozdrawiam pozdrowienia pozdrav pozdravy hälsningar
-hilsen hilsner mvh terveisin moikka soifua manuia talofa malo annwyl cofion diolch kia ora
-mihi salamat shukran habari jambo namaste namaskar vanakkam привіт дякую добре так
-спасибо привет пока здравствуйте
+servus tschüss tschüs ciao saluti cordiali bisous bises cordialement amitiés pozdrawiam
+pozdrowienia pozdrav pozdravy hälsningar hilsen hilsner mvh terveisin moikka soifua manuia
+talofa annwyl cofion diolch mihi salamat shukran habari jambo namaste namaskar vanakkam привіт
+дякую добре так спасибо привет пока здравствуйте bonjour hola hallo hej
 """)
-# Words for a parent or elder used as a form of address ("Appa is home", "tell Amma"): the
-# guideline leaves them unmarked, as "Mum" and "Dad".
+# Words for a parent used as a form of address ("Appa is home", "tell Amma"): the guideline
+# leaves them unmarked, as "Mum" and "Dad" ("Amma" is also an Akan name, but seldom alone).
 KINSHIP_WORDS = _words("""
-appa amma ammi abba abbu ammu nani dada dadi lola lolo tita tito kuya ate mama papa
-baba mamá papá oma opa nonna nonno abuela abuelo abuelita tía tío mamie papi babcia dziadek
+appa amma ammi abbu ammu nani mama papa mamá papá opa nonna nonno abuela abuelo abuelita tío
+papi babcia dziadek
 """)
 # What names a mailbox or a unit, not a person ("KYC Cell", "Reception", "Parent/carer").
-ROLE_WORDS = _words("""
-cell reception helpdesk mailbox noreply no-reply parent carer guardian identifier
+MAILBOX_ROLE_WORDS = _words("""
+cell reception helpdesk mailbox noreply parent carer guardian identifier
 """)
 # Titles of address of other languages, kept outside a name ("Herrn", "Alhaji", "Mdm"): never
 # a name alone, never spread from a name they stood before.
 TITLES_OF_ADDRESS = _words("""
-herrn alhaji alhaja hajia deacon deaconess mdm dona engr ibu bapak encik puan cik datuk dato
+herrn alhaji alhaja hajia deaconess mdm engr ibu bapak encik puan datuk dato
 """)
-# Each is a name's title or a name in some text ("Mama Jo", "Salamat Dels"), so only a span
-# made of them alone is none.
-NEVER_A_NAME_ALONE = GREETING_WORDS | KINSHIP_WORDS | ROLE_WORDS | TITLES_OF_ADDRESS
-NON_NAME = NON_NAME | ROLE_WORDS
+# Each is a name's title or a name's neighbour in some text ("Mama Jo", "Salamat Dels"), so
+# only a span made of them alone is none.
+NEVER_A_NAME_ALONE = GREETING_WORDS | KINSHIP_WORDS | MAILBOX_ROLE_WORDS | TITLES_OF_ADDRESS
+NON_NAME = NON_NAME | MAILBOX_ROLE_WORDS

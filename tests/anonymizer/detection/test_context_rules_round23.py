@@ -44,7 +44,11 @@ def test_two_name_syllables_joined_by_a_hyphen_are_a_given_name(word):
     assert is_known_name(word)
 
 
-@pytest.mark.parametrize("word", ["so-so", "Ha-ha", "well-known", "A-ha", "Hi-Fi", "co-op"])
+@pytest.mark.parametrize(
+    "word",
+    ["so-so", "Ha-ha", "well-known", "A-ha", "Hi-Fi", "co-op", "Mo-So", "Mi-So", "Jung-gu"]
+    + ["Myeong-dong", "Gwang-ju", "So-ju"],
+)
 def test_english_hyphenated_words_are_no_romanised_name(word):
     assert not romanised_given_name(word)
 
@@ -79,6 +83,7 @@ def test_an_identifier_found_once_is_found_in_the_subject_line_too(combined):
         ("Chat transcript - Korimako Mobile Support\nStarted: Mon 3 Feb", "Korimako Mobile"),
         ("> Parcelly Support <no-reply>: Thanks for your message", "Parcelly"),
         ("From: Tuiboat Customer Care <care@tuiboat.example>", "Tuiboat"),
+        ("Hi, please contact Kowhai Support about it.", "Kowhai"),
     ],
 )
 def test_the_company_whose_support_desk_writes(text, company):
@@ -87,7 +92,12 @@ def test_the_company_whose_support_desk_writes(text, company):
 
 @pytest.mark.parametrize(
     "text",
-    ["Call Customer Support today.", "Ask IT Support.", "Technical Support will reply."],
+    [
+        "Call Customer Support today.",
+        "Ask IT Support.",
+        "Technical Support will reply.",
+        "Bonjour Support,",
+    ],
 )
 def test_a_kind_of_support_is_no_company(text):
     found = [d for d in RULES.detect(text) if d.rule_id == "organization_support_desk"]
@@ -101,7 +111,9 @@ def test_a_police_urn_and_a_collar_number_before_a_common_surname_in_capitals():
     assert "4410" in _raw(found, text, "internal id")
 
 
-@pytest.mark.parametrize("text", ["I bought a PC 2000 and it broke.", "the PC 2000 SERIES box"])
+@pytest.mark.parametrize(
+    "text", ["I bought a PC 2000 and it broke.", "the PC 2000 SERIES box", "a PC 1500 BLACK"]
+)
 def test_a_pc_model_number_is_no_collar_number(text):
     assert [d for d in RULES.detect(text) if d.rule_id == "police_collar_number"] == []
 
@@ -111,8 +123,11 @@ def test_a_short_quoted_password():
     assert "q7Z" in _raw(RULES.detect(text), text, "secret")
 
 
-def test_an_empty_quoted_password_is_nothing():
-    text = 'password="" db=""'
+@pytest.mark.parametrize(
+    "text",
+    ['password="" db=""', 'password = "***"', 'secret="%s"', 'pwd="$1"', 'The secret: "No"'],
+)
+def test_an_empty_or_placeholder_password_is_nothing(text):
     assert _raw(RULES.detect(text), text, "secret") == []
 
 
@@ -184,13 +199,18 @@ def test_sshd_log_keeps_a_person_login_not_the_accounts_scanners_try():
     assert _raw(found, text, "secret") == []
 
 
+def test_a_sha512_fingerprint_is_no_secret():
+    text = "Host key SHA512:q3VvR0tXkz8m1Yp4bW2nLc7dHfE9sJaT6uQiOgZxMvA unchanged"
+    assert _raw(RULES.detect(text), text, "secret") == []
+
+
 def test_a_token_that_is_no_fingerprint_stays_a_secret():
     text = "export DEPLOY_TOKEN=q3VvR0tXkz8m1Yp4bW2nLc7dHfE9sJaT6uQiOgZxMvA"
     assert "q3VvR0tXkz8m1Yp4bW2nLc7dHfE9sJaT6uQiOgZxMvA" in _raw(RULES.detect(text), text, "secret")
 
 
 def test_a_public_resolver_is_nobody_but_a_host_is():
-    text = "Probe to 1.1.1.1 failed; upstream 8.8.8.8 timeout; client 203.0.113.77 dropped"
+    text = "Probe to 1.1.1.1 failed; route 8.8.8.8/32 timeout; client 203.0.113.77 dropped"
     assert _raw(RULES.detect(text), text, "ip address") == ["203.0.113.77"]
 
 
@@ -219,3 +239,9 @@ def test_a_title_of_another_language_is_not_spread_as_a_name(combined):
     people = _found(combined.detect(text), text, "full person name")
     assert not any(p.startswith(("Herrn", "Alhaji", "Deaconess")) for p in people)
     assert "Brandtner" in " ".join(people) and "Musa Danjuma" in people
+
+
+def test_a_name_that_is_also_a_greeting_or_kinship_word_spreads(combined):
+    text = "Kia Thompson signed the form. Later Kia will bring the keys to Dona Sarkar."
+    people = _found(combined.detect(text), text, "full person name")
+    assert sum("Kia" in p for p in people) == 2 and "Dona Sarkar" in people
