@@ -245,3 +245,20 @@ def test_a_name_that_is_also_a_greeting_or_kinship_word_spreads(combined):
     text = "Kia Thompson signed the form. Later Kia will bring the keys to Dona Sarkar."
     people = _found(combined.detect(text), text, "full person name")
     assert sum("Kia" in p for p in people) == 2 and "Dona Sarkar" in people
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        ("Rosario: 41 Sto. Tomas St., Brgy. Malanday, Marikina", "41 Sto. Tomas St."),
+        ("deliver to 1420 Gen. Luna St. in Ermita", "1420 Gen. Luna St."),
+        ("clinic at 12 P. Burgos Ave, Makati", "12 P. Burgos Ave"),
+    ],
+)
+def test_a_street_named_with_an_abbreviated_word(text, street):
+    assert street in _raw(RULES.detect(text), text, "street address")
+
+
+def test_a_time_before_a_street_word_is_no_street():
+    text = "we close at 5 p.m. Main St. is shut"
+    assert _raw(RULES.detect(text), text, "street address") == []
