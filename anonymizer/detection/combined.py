@@ -1090,9 +1090,16 @@ def common_word_speakers(text: str, kept: Sequence[Detection]) -> list[Detection
     ]
 
 
-def combine(text: str, rules: list[Detection], ner_all: list[Detection]) -> list[Detection]:
-    """Score every proposal, keep those above the threshold, add propagated names."""
-    not_pii_numbers = non_pii_keyed_numbers(text)
+def combine(
+    text: str,
+    rules: list[Detection],
+    ner_all: list[Detection],
+    not_pii_numbers: set[tuple[int, int]] | None = None,
+) -> list[Detection]:
+    """Score every proposal, keep those above the threshold, add propagated names
+    (`not_pii_numbers`: `non_pii_keyed_numbers(text)`, when the caller has it already)."""
+    if not_pii_numbers is None:
+        not_pii_numbers = non_pii_keyed_numbers(text)
     if not_pii_numbers:
         rules = [d for d in rules if (d.start, d.end) not in not_pii_numbers]
         ner_all = [d for d in ner_all if (d.start, d.end) not in not_pii_numbers]
@@ -1150,14 +1157,15 @@ def _year_pair(surface: str) -> bool:
 MIN_REPEATED_ID_SCORE = 0.8  # a classifier span spread to its repeats (one error is not N)
 
 
-def _identifiers(text: str, kept: list[Detection]) -> list[Detection]:
+def _identifiers(
+    text: str, kept: list[Detection], not_pii_numbers: set[tuple[int, int]]
+) -> list[Detection]:
     """The identifier classifier's spans, less numbers given as a count, time, amount or
     year pair, and their other occurrences in the document (a file reference in the body and
     again in the subject line)."""
     found = classify_spans(text, kept)
     if not found:
         return []
-    not_pii_numbers = non_pii_keyed_numbers(text)
     found = [
         d
         for d in found
@@ -1208,12 +1216,16 @@ class CombinedDetector:
         """As `detect` for many documents, with the model batched over all of them."""
         texts = [detection_view(t) for t in texts]
         ner_all = self.ner_with_cased_copies(texts)
+        not_pii = [non_pii_keyed_numbers(text) for text in texts]  # read once, used twice
         kept = [
-            combine(text, self.rule_detections(text), found)
-            for text, found in zip(texts, ner_all, strict=True)
+            combine(text, self.rule_detections(text), found, numbers)
+            for text, found, numbers in zip(texts, ner_all, not_pii, strict=True)
         ]
         if self.idspans:
-            kept = [k + _identifiers(text, k) for text, k in zip(texts, kept, strict=True)]
+            kept = [
+                k + _identifiers(text, k, numbers)
+                for text, k, numbers in zip(texts, kept, not_pii, strict=True)
+            ]
         return kept
 
     def ner_with_cased_copies(self, texts: Sequence[str]) -> list[list[Detection]]:

@@ -18,6 +18,7 @@ from anonymizer.detection.categories import placeholder_for
 from anonymizer.detection.cjk_names import cjk_full_name
 from anonymizer.detection.gazetteer import country_and_province_names
 from anonymizer.detection.names import is_known_name, zipf
+from anonymizer.detection.regex import CJK
 from anonymizer.types import Detection
 
 SCORE = 0.9
@@ -343,7 +344,7 @@ _RECORD_STATE_KEYS = frozenset({"state", "region", "country", "county"})
 _STATE_CODE = re.compile(r"[A-Z]{2,3}")
 _NOT_AN_ADDRESS = re.compile(r"\d\.\d|:|0x|@|://")
 _NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*")
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(f"[{CJK}]")
 
 
 def _written_as_a_person(value: str) -> bool:

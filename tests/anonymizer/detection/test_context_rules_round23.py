@@ -17,25 +17,11 @@ from __future__ import annotations
 import pytest
 
 from anonymizer.detection.names import is_known_name, romanised_given_name
-from anonymizer.detection.overlaps import resolve_overlaps
 from anonymizer.detection.regex import RegexDetector
+from tests.anonymizer.detection.span_helpers import found_spans as _found
+from tests.anonymizer.detection.span_helpers import raw_spans as _raw
 
 RULES = RegexDetector()
-
-
-@pytest.fixture(scope="module")
-def combined():
-    from anonymizer.detection.combined import CombinedDetector
-
-    return CombinedDetector()
-
-
-def _found(detections, text: str, category: str) -> list[str]:
-    return [text[d.start : d.end] for d in resolve_overlaps(detections) if d.category == category]
-
-
-def _raw(detections, text: str, category: str) -> list[str]:
-    return [text[d.start : d.end] for d in detections if d.category == category]
 
 
 @pytest.mark.parametrize("word", ["Seo-yeon", "jae-hyun", "Min-Jun", "Chia-hao", "Yu-ting"])
