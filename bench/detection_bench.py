@@ -89,6 +89,7 @@ SETS = (
     "dev-hand-open3",
     "dev-hand-open4",
     "dev-hand-open5",
+    "dev-hand-open6",
     "dev-presidio",
     "dev-long",
     "frozen-hand",
@@ -119,6 +120,7 @@ HANDWRITTEN_FILES = {
     "dev-hand-open3": "HANDWRITTEN_OPEN3",
     "dev-hand-open4": "HANDWRITTEN_OPEN4",
     "dev-hand-open5": "HANDWRITTEN_OPEN5",
+    "dev-hand-open6": "HANDWRITTEN_OPEN6",
 }
 
 

@@ -46,6 +46,7 @@ HANDWRITTEN_OPEN2 = DEV_DIR / "handwritten_open2.txt"
 HANDWRITTEN_OPEN3 = DEV_DIR / "handwritten_open3.txt"
 HANDWRITTEN_OPEN4 = DEV_DIR / "handwritten_open4.txt"
 HANDWRITTEN_OPEN5 = DEV_DIR / "handwritten_open5.txt"
+HANDWRITTEN_OPEN6 = DEV_DIR / "handwritten_open6.txt"
 TRAINING_SEED = 1  # the seed `python -m anonymizer.detection.training train` uses by default
 HELDOUT_SEED = 2024
 CORPUS_SEED = 42

@@ -41,6 +41,7 @@ from bench.dev_sets import (
     HANDWRITTEN_OPEN3,
     HANDWRITTEN_OPEN4,
     HANDWRITTEN_OPEN5,
+    HANDWRITTEN_OPEN6,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -76,6 +77,7 @@ BUILDS: dict[str, Build] = {
     "dev-hand-open3": Build(HERE.parent / "dev_open3" / "src", "open3", HANDWRITTEN_OPEN3),
     "dev-hand-open4": Build(HERE.parent / "dev_open4" / "src", "open4", HANDWRITTEN_OPEN4),
     "dev-hand-open5": Build(HERE.parent / "dev_open5" / "src", "open5", HANDWRITTEN_OPEN5),
+    "dev-hand-open6": Build(HERE.parent / "dev_open6" / "src", "open6", HANDWRITTEN_OPEN6),
     **{
         f"train-hand-{part}": Build(
             TRAIN_HAND / "src" / part,

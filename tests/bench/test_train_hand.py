@@ -22,6 +22,7 @@ from bench.dev_sets import (
     HANDWRITTEN_OPEN3,
     HANDWRITTEN_OPEN4,
     HANDWRITTEN_OPEN5,
+    HANDWRITTEN_OPEN6,
     HANDWRITTEN_WILD,
     HANDWRITTEN_WILD_BLIND,
     handwritten_dev,
@@ -46,7 +47,7 @@ def _evaluation_texts() -> list[str]:
     paths = (HANDWRITTEN_DEV, HANDWRITTEN_BLIND, HANDWRITTEN_HARD, HANDWRITTEN_WILD)
     paths += (HANDWRITTEN_WILD_BLIND, HANDWRITTEN_FRESH, HANDWRITTEN_FRESH2)
     paths += (HANDWRITTEN_OPEN, HANDWRITTEN_OPEN2, HANDWRITTEN_OPEN3)
-    paths += (HANDWRITTEN_OPEN4, HANDWRITTEN_OPEN5)
+    paths += (HANDWRITTEN_OPEN4, HANDWRITTEN_OPEN5, HANDWRITTEN_OPEN6)
     texts = [d["text"] for path in paths if path.is_file() for d in handwritten_dev(path)]
     for name in ("handwritten.jsonl", "independent.jsonl"):  # compared by code, never read
         with (FROZEN / name).open(encoding="utf-8") as lines:
