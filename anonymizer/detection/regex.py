@@ -694,6 +694,15 @@ def refine_context_name(text: str, start: int, end: int) -> tuple[int, int] | No
 
 # Words between the person called and "on" a number that are no part of the name.
 _AFTER_CALLEE = r"(?i:back|again|now|later|today|tomorrow|tonight|first|asap|too|also|direct)"
+# Who the person called is to the writer, between the word for calling and the name ("call my
+# brother Tomasz on ...", "contact our property manager Rajesh at ...").
+_CALLEE_ROLE = (
+    r"(?i:(?:my|our|the|your|his|her)[ ](?:(?:property|site|office|account|case|project)[ ])?"
+    r"(?:manager|landlord|landlady|agent|neighbou?r|colleague|son|daughter|wife|husband"
+    r"|brother|sister|mum|mom|dad|friend|partner|supervisor|coordinator|caseworker|nurse"
+    r"|driver|technician|rep|representative|contact|assistant|secretary|accountant|lawyer"
+    r"|solicitor|broker|caretaker|cousin|uncle|aunt(?:ie|y)?))"
+)
 SIGNOFF_CONTEXT = 300  # characters before a name read for the text's language
 _NUMBER_AFTER_ON = re.compile(
     r"(?:[ ]+\w{2,8})?[ ]+(?i:on|at)[ ]+(\+?\(?\d[\d ()-]{6,20}\d)", re.ASCII
@@ -814,8 +823,11 @@ _ACRONYM = re.compile(r"[A-Z]{2,}")
 
 
 def refine_preposition_place(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """A place after 'in', 'from', ...: as `refine_capitalised_place`, minus acronyms (LLMs)."""
+    """A place after 'in', 'from', ...: as `refine_capitalised_place`, minus acronyms (LLMs)
+    and languages ("drawn up in Maltese")."""
     if _ACRONYM.search(text, start, end) and text[start:end].lower() not in PLACES:
+        return None
+    if text[start:end].lower() in NATIONALITY_WORDS:
         return None
     return refine_capitalised_place(text, start, end)
 
@@ -926,6 +938,27 @@ _IBAN_PREFIX_BEFORE = re.compile(r"[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){0,7}[ -]?$"
 _GROUP_AFTER = re.compile(r"[ -]?[A-Z0-9]{1,4}\b")
 
 
+def refine_not_a_ci_run(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Not the number of a CI pipeline, build or job ("Pipeline #19384 passed")."""
+    if _CI_RUN_BEFORE.search(text, max(0, start - 12), start):
+        return None
+    return start, end
+
+
+_CI_RUN_BEFORE = re.compile(r"(?i:\b(?:pipeline|build|job|workflow[ ]run|run))[ ]$")
+
+
+def refine_card_number(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """`refine_not_in_iban`, and not a company's register number after its key (a French
+    SIRET passes the Luhn check too: "SIRET 834 215 907 00025")."""
+    if _COMPANY_NUMBER_BEFORE.search(text, max(0, start - 20), start):
+        return None
+    return refine_not_in_iban(text, start, end)
+
+
+_COMPANY_NUMBER_BEFORE = re.compile(r"(?i:\b(?:SIRET|SIREN|SIRENE)\b)[ \t]*(?:n[°º o.]*)?:?[ \t]*$")
+
+
 def refine_not_in_iban(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Reject digit groups that continue an IBAN ("DE89 3704 0044 ..."): they are its body,
     not a phone or card number."""
@@ -999,9 +1032,14 @@ _CLOCK_TIME = re.compile(r"(?i)\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)")
 def _identifier_like(value: str) -> bool:
     """A user name rather than a word: has a digit, a dot, an underscore or an inner dash,
     and is not a time ("4pm") nor a hyphenated everyday word ("e-mail", "on-call")."""
-    if _CLOCK_TIME.fullmatch(value) or _hyphenated_common_word(value):
+    if _CLOCK_TIME.fullmatch(value) or _DOTTED_NUMBER.fullmatch(value):
+        return False
+    if _hyphenated_common_word(value):
         return False
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
+
+
+_DOTTED_NUMBER = re.compile(r"[\d.]+")  # a time or an amount ("by 7.15"), not a user name
 
 
 _RECORDED = (
@@ -1029,6 +1067,8 @@ PUBLIC_SERVICE_ADDRESSES = frozenset(
     "1.1.1.1 1.0.0.1 8.8.8.8 8.8.4.4 9.9.9.9 149.112.112.112 208.67.222.222 208.67.220.220"
     " 4.2.2.2 4.2.2.1".split()
 )
+# Addresses that stand for no machine of anyone's: any, broadcast, this host.
+NOBODYS_ADDRESSES = frozenset(("0.0.0.0", "255.255.255.255", "127.0.0.1"))
 _FINGERPRINT_BEFORE = re.compile(r"(?i:SHA(?:1|224|256|384|512)|MD5)[:-]$")
 
 
@@ -1056,7 +1096,10 @@ def refine_support_company(text: str, start: int, end: int) -> tuple[int, int] |
 
 def _ipv4_of_someone(value: str) -> bool:
     """A valid address that is not a public resolver's (with or without a /prefix)."""
-    return ipv4_valid(value) and value.split("/", 1)[0] not in PUBLIC_SERVICE_ADDRESSES
+    address = value.split("/", 1)[0]
+    if address in PUBLIC_SERVICE_ADDRESSES or address in NOBODYS_ADDRESSES:
+        return False
+    return ipv4_valid(value)
 
 
 def refine_not_fingerprint(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -1253,7 +1296,11 @@ def _national_id_value(value: str) -> bool:
         _has_digit(value)
         and not _NOT_AN_ID_VALUE.fullmatch(value)
         and not _MBI.fullmatch(value.replace("-", ""))
+        and not _MASKED_START.match(value)
     )
+
+
+_MASKED_START = re.compile(r"[Xx*•]{3}")  # a masked number ("XXXX XXXX 3810") shows no id
 
 
 _NAME_BEFORE = re.compile(r"([A-Z][\w'’-]{1,30})[ ](?:\(|is[ ](?:now[ ]|only[ ]|just[ ])?)$")
@@ -1372,7 +1419,8 @@ def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
 _DATE_END = r"(?:(?![\w/-]|\.\d)|(?=T\d))"
 _DATE_DIGIT_FIRST = _c(
     _first(r"\d", r"[\w/.-]") + rf"(?:\d?(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?{MONTH}\.?,?[ ]+\d{{4}}"
-    rf"|\d?-{MONTH}-(?:\d{{4}}|\d{{2}})|\d{{3}}([-/])\d{{1,2}}\1\d{{1,2}}|\d{{3}}\.\d\d\.\d\d"
+    rf"|\d?-{MONTH}-(?:\d{{4}}|\d{{2}})|\d?/{MONTH}/\d{{4}}"
+    rf"|\d{{3}}([-/])\d{{1,2}}\1\d{{1,2}}|\d{{3}}\.\d\d\.\d\d"
     rf"|\d?[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}})){_DATE_END}",
     re.IGNORECASE,
 )
@@ -1477,6 +1525,14 @@ _DATE_MONTH_DAY_LOWER = _c(
 # Sign-offs of other languages before a name on the next line (French, German, Dutch, Spanish,
 # Italian, Portuguese, Polish, Czech, the Scandinavian languages, Finnish, Turkish, Hungarian,
 # Russian, Māori, Tagalog, Swahili, Hawaiian).
+# Greetings of other languages before a name ("Hallo Andi,", "Caro Marco,", "Kedves Gábor!").
+GREETING_INTL = (
+    r"hallo|hola|ol[áa]|bonjour|bonsoir|salut|coucou|ciao|buongiorno|buonasera|hej|hei|hoi"
+    r"|moin|servus|witam|cze[śs][ćc]|ahoj|szia|szervusz|merhaba|selam|halo|kia[ ]ora|talofa"
+    r"|habari|jambo|marhaba|zdravo|здравствуйте|привет|привіт|estimad[oa]|querid[oa]|caro"
+    r"|cara|liebe|lieber|beste|geachte|drog[ai]|sehr[ ]geehrte[rs]?|kedves|tisztelt|bom[ ]dia"
+    r"|boa[ ]tarde|buenos[ ]d[íi]as|buenas[ ]tardes|god[ ]morgen|goedemorgen|dzie[ńn][ ]dobry"
+)
 SIGNOFF_INTL = (
     r"cordialement|bien[ ]à[ ]vous|bisous|amitiés|bien[ ]amicalement|(?:mit[ ])?freundlichen"
     r"[ ]grüßen|freundliche[ ]grüße|viele[ ]grüße|liebe[ ]grüße|beste[ ]grüße|lg|mfg|vg"
@@ -1487,6 +1543,7 @@ SIGNOFF_INTL = (
     r"|s[ ]pozdravem|(?:med[ ])?vänliga?[ ]hälsningar?|hälsningar|mvh|(?:med[ ])?venlig[ ]hilsen"
     r"|vennlig[ ]hilsen|hilsen|ystävällisin[ ]terveisin|terveisin|saygılarımla|üdvözlettel"
     r"|с[ ]уважением|ng[aā][ ]mihi|m[aā][ ]te[ ]w[aā]|noho[ ]ora[ ]mai|salamat|asante|mahalo"
+    r"|pfiat[ ](?:eich|enk|di)|servus|tschüss|puszi|üdv|srdačno|ahoj"
 )
 # Two day.month dates joined as a range ("od 19.05 do 23.05", "03.04–07.04"): alone, "19.05"
 # may be a price or a time; the range word and a second valid date make it a date.
@@ -1643,6 +1700,19 @@ _HU_MONTH = (
     "(?:január|február|március|április|május|június|július|augusztus|szeptember|október"
     "|november|december)"
 )
+# What follows a number that is an age limit, not someone's age ("26 or over", "18+").
+_AGE_THRESHOLD = (
+    r"[ ]?\+|[ ](?i:or[ ](?:over|older|above|under|younger|more|less)"
+    r"|and[ ](?:over|older|above|under|up)|plus)\b"
+)
+_SPELLED_ORDINAL_DAY = (
+    r"thirty[ -]first|(?:twenty[ -])?(?:first|second|third|fourth|fifth|sixth|seventh|eighth"
+    r"|ninth)"
+    r"|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth"
+    r"|eighteenth|nineteenth|twentieth|thirtieth"
+)
+_HU_MONTH_ABBREV = r"(?:jan|febr?|márc|ápr|máj|jún|júl|aug|szept?|okt|nov|dec)\."
+_HU_WEEKDAY = "(?:hétfő|kedd|szerda|csütörtök|péntek|szombat|vasárnap)"
 _TYPED_STREET = _c(
     rf"(?<![\w])(?i:rue|calle|c/|avenida|avda\.|av\.|paseo|carrer|camino|ronda|travesía|glorieta"
     rf"|viale|piazza|corso|vicolo|contrada|strada|rua|praça|travessa|alameda|estrada|ulica|ul\."
@@ -2328,7 +2398,8 @@ RULES: tuple[Rule, ...] = (
         "ip address",
         _c(_first(r"\d", r"[\w.]") + r"\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?:/\d{1,2})?(?!\w|\.\d)"),
         HIGH,
-        "four dotted octets 0–255, not a public resolver's (1.1.1.1, 8.8.8.8)",
+        "four dotted octets 0–255, not a public resolver's (1.1.1.1, 8.8.8.8) nor 0.0.0.0 "
+        "or 127.0.0.1",
         validate=_ipv4_of_someone,
         requires=(".",),
     ),
@@ -2631,9 +2702,9 @@ RULES: tuple[Rule, ...] = (
         "card number",
         _c(_first(r"\d", r"[\w-]") + r"(?:[ -]?\d){12,18}(?![\w-])"),
         0.97,
-        "13–19 digits passing the Luhn checksum",
+        "13–19 digits passing the Luhn checksum, not a SIRET",
         validate=luhn_valid,
-        refine=refine_not_in_iban,
+        refine=refine_card_number,
     ),
     Rule(
         "card_number_context",
@@ -2795,14 +2866,17 @@ RULES: tuple[Rule, ...] = (
             r"(?i:\b(?:licen[cs]e[ ]plates?|number[ ]plates?|(?:car|vehicle)[ ]plates?|plates?"
             r"|(?:vehicle[ ])?registration(?:[ ](?:number|no\.?|mark))?|reg\.?[ ]no\.?|plaque"
             r"|immatriculation|matr[ií]cula|targa|kennzeichen|nummernschild|kenteken|rejestracja"
-            r"|tablica|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?|rego)"
+            r"|tablic[aeiu]|SPZ|rekisterinumero|registreringsnummer|reg\.?nr\.?|rego)"
             r"(?:[ ](?:number|no\.?|#))?)"
             + KEY_SEP
             + r"([A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}(?:[ -]?[A-Z0-9ÄÖÜАВЕКМНОРСТУХ]{1,4}){1,3}"
-            r"|[a-z]{2}\d{2}[ ]?[a-z]{3})(?![\w-])"
+            r"|[a-z]{2}\d{2}[ ]?[a-z]{3}"
+            r"|[\u0621-\u064a](?:[ ][\u0621-\u064a]){0,3}[ ][0-9٠-٩]{1,4})"
+            r"(?![\w-])"
         ),
         MEDIUM,
-        "registration after plate/registration keywords (a UK plate also in lower case)",
+        "registration after plate/registration keywords (a UK plate also in lower case, an "
+        "Egyptian one in Arabic letters: plate ق ط ع 5836)",
         group=1,
         validate=_plate_value,
         anchors=(
@@ -2822,7 +2896,7 @@ RULES: tuple[Rule, ...] = (
             "nummernschild",
             "kenteken",
             "rejestracja",
-            "tablica",
+            "tablic",
             "spz",
             "rekisterinumero",
             "registreringsnummer",
@@ -3064,7 +3138,9 @@ RULES: tuple[Rule, ...] = (
         "reference id",
         _c(r"(?<![\w&#])#\d{5,10}(?![\w-]|[.,]\d)"),
         0.6,
-        "'#' and five or more digits: a ticket, order or issue number (#048213)",
+        "'#' and five or more digits: a ticket, order or issue number (#048213), not a CI "
+        "system's run (Pipeline #19384)",
+        refine=refine_not_a_ci_run,
         anchors=("#",),
     ),
     Rule(
@@ -3134,8 +3210,8 @@ RULES: tuple[Rule, ...] = (
         "date",
         _DATE_DIGIT_FIRST,
         MEDIUM,
-        "full calendar date: 2024-05-03, 2024/05/03, 03/05/2024, 3 May 2024, 03-May-24 "
-        "(with its weekday: Mon 3 May 2024)",
+        "full calendar date: 2024-05-03, 2024/05/03, 03/05/2024, 3 May 2024, 03-May-24, "
+        "03/Apr/2025 (a web server's log) (with its weekday: Mon 3 May 2024)",
         validate=_date_valid,
         refine=refine_date,
     ),
@@ -3155,6 +3231,19 @@ RULES: tuple[Rule, ...] = (
         MEDIUM,
         "day and a German/French/Spanish/Italian/Portuguese/Dutch month: 3. März 2024, 3 de marzo",
         validate=_day_of_month_valid,
+    ),
+    Rule(
+        "internal_note_author",
+        "handle",
+        _c(
+            r"(?i:\b(?:internal[ ]note|nota[ ]interna|interne[ ]notiz|note[ ]interne"
+            r"|interne[ ]notitie|agent[ ]note|staff[ ]note|private[ ]note)[ ]*\([ ]*)"
+            r"([a-z][a-z0-9._-]{1,30})(?=[ ]*\))"
+        ),
+        MEDIUM,
+        "the agent's login in a helpdesk's internal-note heading: --- internal note (kbrown) ---",
+        group=1,
+        anchors=("internal", "nota", "interne", "note", "agent", "staff", "private"),
     ),
     Rule(
         "git_remote_owner",
@@ -3193,6 +3282,46 @@ RULES: tuple[Rule, ...] = (
         group=1,
         validate=_day_of_month_valid,
         requires=("day of",),
+    ),
+    Rule(
+        "date_spelled_ordinal",
+        "date",
+        _c(
+            rf"(?i:\b(?:the[ ])?)((?i:{_SPELLED_ORDINAL_DAY})[ ]of[ ]{CAP_MONTH}"
+            r"(?:,?[ ]\d{4})?)(?!\d)"
+        ),
+        MEDIUM,
+        "a date with its day spelled out: Third of June 1946, the twenty-first of March",
+        group=1,
+        trigger=Trigger(_c(rf"\b(?i:of)[ ]{CAP_MONTH}\b"), 20, 8),
+    ),
+    Rule(
+        "date_german_day_only",
+        "date",
+        _c(
+            r"(?<!\b[Ii][ ])\b(?:am|zum|vom|bis[ ]zum|ab[ ]dem)[ ]((?:3[01]|[12]\d|0?[1-9])\.)"
+            r"(?=[ ]?(?:[a-zäöüß,;!?)]|\r?\n|$))"
+        ),
+        MEDIUM,
+        "a German day of the month without its month: am 12. kann ich nicht, bis zum 3.",
+        group=1,
+        anchors=("am ", "zum ", "vom ", "bis zum ", "ab dem "),
+    ),
+    Rule(
+        "age_hindustani",
+        "age",
+        _c(
+            r"(?<![\w.,/:])(\d{1,3})[ ](?i:(?:saal|sal)[ ](?:ki|ke|ka)\b(?![ ](?:baad|bad|liye"
+            r"|lie|andar|pehle|pahle|tak|se)\b)|(?:ki|ke|ka)[ ]ho[ ](?:jayengi|jayenge|jaengi"
+            r"|jaenge|jayega|jaega|jayegi|jaegi|rahe|rahi|raha|gaye|gayi|gaya|gae|gai|chuke"
+            r"|chuki|chuka)\b)"
+        ),
+        MEDIUM,
+        "an age in Hindi or Urdu written in Latin letters: 80 ki ho jayengi, 83 ke ho rahe hain,"
+        " 5 saal ka",
+        group=1,
+        validate=_age_valid,
+        trigger=Trigger(_c(r"\d[ ](?i:saal|sal|ki|ke|ka)[ ]"), 3, 12),
     ),
     Rule(
         "age_happy_birthday",
@@ -3243,11 +3372,13 @@ RULES: tuple[Rule, ...] = (
         "date",
         _c(
             r"(?i:(?:ngày[ ])?\d{1,2}[ ]tháng[ ]\d{1,2}(?:[ ]năm[ ]\d{4})?"
-            rf"|\d{{4}}\.[ ]{_HU_MONTH}[ ]\d{{1,2}}\.?"
+            rf"|\d{{4}}\.[ ](?:{_HU_MONTH}[ ]\d{{1,2}}\.?|{_HU_MONTH_ABBREV}[ ]\d{{1,2}}\.)"
+            rf"(?:,?[ ]{_HU_WEEKDAY}\b)?"
             rf"|{_HU_MONTH}[ ]\d{{1,2}}(?:\.|-(?:án|én|ig|tól|től|ától|étől|i|a|e)\b)(?!\d))"
         ),
         MEDIUM,
-        "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5., április 25-én",
+        "a Vietnamese or Hungarian date: ngày 5 tháng 3 năm 2024, 2024. március 5., április "
+        "25-én, 2024. szept. 3., kedd",
         trigger=Trigger(
             _c(
                 r"tháng|\d{4}\.[ ](?:jan|feb|már|ápr|máj|jún|júl|aug|sze|okt|nov|dec)"
@@ -3345,10 +3476,11 @@ RULES: tuple[Rule, ...] = (
             r"(?:(?:about|around|approx\.?|approximately|roughly)[ ])?"
             r"|\bI(?:'m|[ ]am)[ ](?=\d{1,2}[ ]*(?:[.,;!?]|$"
             rf"|and\b|now\b|this\b)))(\d{{1,3}}(?:[ ](?:years|yrs)\b)?|(?i:{NUMBER_WORD}))"
-            r"(?![\w.,]\d|[\w])"
+            r"(?![\w.,]\d|[\w]|" + _AGE_THRESHOLD + ")"
         ),
         MEDIUM,
-        "number after aged/age: (aged about 12) or I'm (with 'years' when written)",
+        "number after aged/age: (aged about 12) or I'm (with 'years' when written); not a "
+        "threshold (age: 26 or over, aged 18+)",
         group=1,
         validate=_age_valid,
         anchors=("age", "i'm", "i am"),
@@ -5285,17 +5417,18 @@ RULES: tuple[Rule, ...] = (
         "age",
         _c(
             r"(?i:\b(?:just[ ]turned|turned|turning|turns|at[ ]the[ ]age[ ]of|age[ ]of|aged"
-            r"|(?:is|am|was|he's|she's|hes|shes|i'm|they're|we're|you're"
+            r"|(?:is|(?<=\bi[ ])am|was|he's|she's|hes|shes|i'm|they're|we're|you're"
             r"|you[ ]are|he[ ]is|she[ ]is)"
             r"(?:[ ](?:now|only|almost|nearly))?"
             r"(?=[ ]\d{1,3}(?:[ ]?(?:years?|yrs|y\.?o\.?)\b|[ ]?[,.;!?]|[ ]and\b|[ ]now\b"
             r"|[ ]next\b))))"
             r"[ ](\d{1,3}(?:[ ]?(?:years?|yrs)(?:[ ]old)?\b)?)(?:st|nd|rd|th)?(?![\w.,]\d|[\w]"
             r"|[ ](?:%|percent|per|minutes|hours|days"
-            r"|weeks|months|o'clock|am|pm|euros?|dollars?|pounds?)\b)"
+            r"|weeks|months|o'clock|am|pm|euros?|dollars?|pounds?)\b|" + _AGE_THRESHOLD + ")"
         ),
         MEDIUM,
-        "age after 'just turned', 'at the age of', 'turning', 'is 29,'",
+        "age after 'just turned', 'at the age of', 'turning', 'is 29,'; not a threshold (aged "
+        "18+, aged 40 and over)",
         group=1,
         validate=_age_valid,
         anchors=(
@@ -5679,6 +5812,16 @@ RULES: tuple[Rule, ...] = (
         requires=("support", "service", "care", "desk"),
     ),
     Rule(
+        "organization_shop_malay",
+        "organization",
+        _c(rf"(?i:\b(?:toko|kedai|warung)[ ])({CAP_WORD}(?:[ ]{CAP_WORD}){{0,3}})(?![\w-])"),
+        MEDIUM,
+        "an Indonesian or Malay shop's name after the word for shop: dari toko Gadget Murah Jkt",
+        group=1,
+        refine=refine_capitalised_place,
+        anchors=("toko ", "kedai ", "warung "),
+    ),
+    Rule(
         "organization_institution",
         "organization",
         _c(
@@ -5847,6 +5990,18 @@ RULES: tuple[Rule, ...] = (
         requires=(":",),
     ),
     Rule(
+        "person_thai_khun",
+        "full person name",
+        _c(
+            "(?<![\u0e00-\u0e7f])คุณ(?!แม่|พ่อ|หมอ|ครู|ลูกค้า|ป้า|ลุง|ยาย|ตา|น้า|อา|ผู้)"
+            "([\u0e01-\u0e2e][\u0e00-\u0e7f]{1,11})(?=[ \t\n,.!?)]|$)"
+        ),
+        MEDIUM,
+        "a Thai name after the title คุณ (Khun), up to the space that ends it: คุณนิด ไม่อยู่",
+        group=1,
+        anchors=("คุณ",),
+    ),
+    Rule(
         "person_greeting",
         "full person name",
         _c(
@@ -5858,6 +6013,21 @@ RULES: tuple[Rule, ...] = (
         group=1,
         refine=refine_context_name,
         anchors=("dear", "hi", "hello", "hey", "howdy", "thank", "congrat"),
+    ),
+    Rule(
+        "person_greeting_intl",
+        "full person name",
+        _c(
+            rf"(?i:\b(?:{GREETING_INTL}))[ \t]*,?[ \t]+({NAME}(?:[ \t]+{NAME})?)"
+            r"(?=[ \t]*(?:[,!:]|\.(?!\w)|\r?\n))"
+        ),
+        MEDIUM,
+        "a capitalised name after a greeting of another language and before its comma (Hallo "
+        "Andi, Hola Matías, Kedves Gábor!): each word a known name or no common word of the "
+        "text's language (not Hallo Zusammen, Hola Equipo)",
+        group=1,
+        refine=refine_uncommon_name,
+        trigger=Trigger(_c(rf"(?i:\b(?:{GREETING_INTL}))"), 0, 70),
     ),
     Rule(
         "person_signoff",
@@ -5923,13 +6093,16 @@ RULES: tuple[Rule, ...] = (
         "full person name",
         _c(
             r"(?i:\b(?:text|call|ring|phone|message|whatsapp|contact|or|and))[ ]+"
-            rf"({NAME_ANY}(?:[ ](?!{_AFTER_CALLEE}\b){NAME_ANY})?)(?:[ ]+{_AFTER_CALLEE})?"
+            rf"(?:{_CALLEE_ROLE}[ ]+)?"
+            rf"(?!{_AFTER_CALLEE}\b)({NAME_ANY}(?:[ ](?!{_AFTER_CALLEE}\b){NAME_ANY})?)"
+            rf"(?:[ ]+{_AFTER_CALLEE})?"
             r"[ ]+(?i:on|at)[ ]+"
             r"(?=\+?\(?\d[\d ()-]{6,20}\d)"
         ),
         MEDIUM,
         "a name between a word for calling and 'on' a phone number (text ngaire on 027 315 "
-        "9920, call Sipho at 082 ...), not a common word (call later on 0800 ...)",
+        "9920, call Sipho at 082 ..., contact our property manager Rajesh at 647 ...), not a "
+        "common word (call later on 0800 ..., ring back on 0113 ...)",
         group=1,
         refine=refine_called_person,
     ),

@@ -135,7 +135,14 @@ def column_category(header: str) -> str | None:
     key = _SEPARATORS.sub("_", header.strip().strip("`\"'[]#*").strip().lower()).strip("_")
     if key in _HEADERS:
         return _HEADERS[key]
+    party, _, rest = key.partition("_")
+    if party in _PARTY_PREFIXES and rest in _HEADERS:
+        return _HEADERS[rest]  # "Shipping Name", "Billing Zip", "Buyer Phone"
     return None
+
+
+# Whose field a header's first word says it is in an order or CRM export.
+_PARTY_PREFIXES = frozenset("shipping billing delivery buyer recipient sender ship bill".split())
 
 
 # Whose number a header of the form "<word> #" / "<word> no." names: an identifier of ours.
@@ -146,9 +153,13 @@ _NUMBERED = frozenset(
 )
 
 
+# A prepared statement's parameter ("VALUES ($1, $2)", "(?, ?)", "%s", ":name"), not a value.
+_QUERY_PARAMETER = re.compile(r"\$\d{1,3}|\?|%s|:[A-Za-z_]\w*")
+
+
 def _cell_fits(value: str, category: str) -> bool:
     """Whether a cell's value has the shape of its column's category."""
-    if value.lower() in _EMPTY or len(value) > 120:
+    if value.lower() in _EMPTY or len(value) > 120 or _QUERY_PARAMETER.fullmatch(value):
         return False
     digits = len(_DIGIT.findall(value))
     if category in (PERSON, "location", "organization", "nationality or group"):

@@ -154,6 +154,8 @@ team everyone everybody all guys folks there sir madam colleagues friends family
 mr mrs ms dr prof doctor nurse patient client customer user admin support
 agent caller speaker host guest moderator operator system bot assistant interviewer q
 world aboard valued wishes mate buddy dude bro pal lot much advance everyone
+i i'm im i’m i've i'll i'd batchmates classmates teammates workmates flatmates housemates
+policyholder
 denies reports states presents presented complains complained notes noted reported
 stated appears appeared remains remained feels felt went came got made took gave left
 just really very still already never always not also both only even
@@ -179,6 +181,7 @@ gate seat platform train bus route stop vehicle plate reg make colour color mile
 policy claim premium deductible diagnosis allergies medication dose frequency bp pulse temp
 spo2 resp rr hr weight bmi mrn nhs ssn ein tin nino npi dea licence license passport visa
 step steps action actions expected actual outcome q a question answer total due balance
+reason
 paid from to cc bcc attachment attachments link url website web domain server env
 environment region zone cluster node pod namespace service endpoint api key token secret
 betreff objet oggetto asunto assunto onderwerp ämne emne temat author committer reporter
@@ -376,7 +379,7 @@ talofa annwyl cofion diolch mihi salamat shukran habari jambo namaste namaskar v
 # leaves them unmarked, as "Mum" and "Dad" ("Amma" is also an Akan name, but seldom alone).
 KINSHIP_WORDS = _words("""
 appa amma ammi abbu ammu nani mama papa mamá papá opa nonna nonno abuela abuelo abuelita tío
-papi babcia dziadek
+papi babcia dziadek chachu chachi mausi bua phuppo phuppi bhaiya bhabhi jiju tayi kakak
 """)
 # What names a mailbox or a unit, not a person ("KYC Cell", "Reception", "Parent/carer").
 MAILBOX_ROLE_WORDS = _words("""
@@ -385,7 +388,7 @@ cell reception helpdesk mailbox noreply parent carer guardian identifier
 # Titles of address of other languages, kept outside a name ("Herrn", "Alhaji", "Mdm"): never
 # a name alone, never spread from a name they stood before.
 TITLES_OF_ADDRESS = _words("""
-herrn alhaji alhaja hajia deaconess mdm engr ibu bapak encik puan datuk dato
+herrn alhaji alhaja hajia deaconess mdm engr ibu bapak encik puan datuk dato kak mbak khun
 """)
 # Each is a name's title or a name's neighbour in some text ("Mama Jo", "Salamat Dels"), so
 # only a span made of them alone is none.
