@@ -3,8 +3,7 @@
 "kofi" and "salesperson" are equally rare in English text, and "Will" or "Grace" are common
 words that are also names, so word frequency alone cannot say whether a lone word is a
 name. The list (`data/names.txt.gz`, ~56,000 lower-case names from Faker's person providers
-in every locale it has) is rebuilt with `python -m anonymizer.detection.training names`;
-gender-guesser's dictionary adds about 40,000 more given names when it is installed.
+in every locale it has) is rebuilt with `python -m anonymizer.detection.training names`.
 """
 
 from __future__ import annotations
@@ -43,40 +42,7 @@ def known_names() -> frozenset[str]:
             listed = frozenset(line.strip() for line in handle if line.strip())
     except OSError:
         listed = frozenset()
-    return listed | ROMANISED_KOREAN_SURNAMES | _dictionary_given_names()
-
-
-# A name from gender-guesser's dictionary this frequent in English is a word ("the", "march");
-# one of three letters or fewer, at a lower frequency ("ids", "goo", "kev" as chat slang).
-DICTIONARY_NAME_MAX_ZIPF = 3.5
-DICTIONARY_SHORT_NAME_MAX_ZIPF = 3.0
-# Its names that are written more often as a weekday or a month ("Mon-Thu", "Sept").
-_CALENDAR_ABBREVIATIONS = frozenset(
-    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov"
-    " dec".split()
-)
-
-
-def _dictionary_given_names() -> frozenset[str]:
-    """The given names of gender-guesser's dictionary (about 48,000 from 55 countries: the
-    romanised Indian, Turkish and Central European names Faker lacks, "Rajesh", "Anju"),
-    without those that are common words of English or of a language we read ("to", "aga");
-    read from the installed package at run time (empty without it)."""
-    try:
-        from gender_guesser.detector import Detector
-    except ImportError:
-        return frozenset()
-    from anonymizer.detection.line_language import word_in_any_language, word_zipf
-
-    return frozenset(
-        name
-        for name in Detector(case_sensitive=False).names
-        if " " not in name
-        and name not in _CALENDAR_ABBREVIATIONS
-        and word_zipf(name, "en")
-        < (DICTIONARY_SHORT_NAME_MAX_ZIPF if len(name) <= 3 else DICTIONARY_NAME_MAX_ZIPF)
-        and not word_in_any_language(name)
-    )
+    return listed | ROMANISED_KOREAN_SURNAMES
 
 
 # Second syllables that make a Korean place (Jung-gu, Myeong-dong, Hong-dae, Jong-ro), German

@@ -938,6 +938,30 @@ _IBAN_PREFIX_BEFORE = re.compile(r"[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){0,7}[ -]?$"
 _GROUP_AFTER = re.compile(r"[ -]?[A-Z0-9]{1,4}\b")
 
 
+def refine_shop_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """`refine_capitalised_place`, and not one word that is a place or a people (the cuisine of
+    "warung Padang", "toko Cina")."""
+    span = refine_capitalised_place(text, start, end)
+    if span is None:
+        return None
+    words = text[span[0] : span[1]].split()
+    word = words[0]
+    if len(words) == 1 and (word in city_names() or word.lower() in PLACES | NATIONALITY_WORDS):
+        return None
+    return span
+
+
+def refine_greeted_name(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """`refine_uncommon_name`, and every word a known name: the greeting's language may be one
+    whose common words we cannot tell ("Tisztelt Uram", "Kia ora Whānau")."""
+    span = refine_uncommon_name(text, start, end)
+    if span is None or not is_known_name(text[span[0] : span[1]]):
+        return None
+    if any(w.lower() in NEVER_A_NAME_ALONE for w in text[span[0] : span[1]].split()):
+        return None  # "Tisztelt Uram", "Kedves Anyu"
+    return span
+
+
 def refine_not_a_ci_run(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Not the number of a CI pipeline, build or job ("Pipeline #19384 passed")."""
     if _CI_RUN_BEFORE.search(text, max(0, start - 12), start):
@@ -1029,6 +1053,11 @@ def _not_a_common_word(value: str) -> bool:
 _CLOCK_TIME = re.compile(r"(?i)\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)")
 
 
+def _login_not_word(value: str) -> bool:
+    """A login, not a word of some language ("kbrown", not "draft" or "urgent")."""
+    return zipf(value.lower()) < 3 and not word_in_any_language(value)
+
+
 def _identifier_like(value: str) -> bool:
     """A user name rather than a word: has a digit, a dot, an underscore or an inner dash,
     and is not a time ("4pm") nor a hyphenated everyday word ("e-mail", "on-call")."""
@@ -1039,7 +1068,7 @@ def _identifier_like(value: str) -> bool:
     return any(c.isdigit() or c in "._" for c in value) or "-" in value.strip("-")
 
 
-_DOTTED_NUMBER = re.compile(r"[\d.]+")  # a time or an amount ("by 7.15"), not a user name
+_DOTTED_NUMBER = re.compile(r"\d+\.\d+")  # a time or an amount ("by 7.15"), not a user name
 
 
 _RECORDED = (
@@ -3241,8 +3270,10 @@ RULES: tuple[Rule, ...] = (
             r"([a-z][a-z0-9._-]{1,30})(?=[ ]*\))"
         ),
         MEDIUM,
-        "the agent's login in a helpdesk's internal-note heading: --- internal note (kbrown) ---",
+        "the agent's login in a helpdesk's internal-note heading: --- internal note (kbrown) "
+        "---; not a word (draft, edited, urgent)",
         group=1,
+        validate=_login_not_word,
         anchors=("internal", "nota", "interne", "note", "agent", "staff", "private"),
     ),
     Rule(
@@ -3287,8 +3318,8 @@ RULES: tuple[Rule, ...] = (
         "date_spelled_ordinal",
         "date",
         _c(
-            rf"(?i:\b(?:the[ ])?)((?i:{_SPELLED_ORDINAL_DAY})[ ]of[ ]{CAP_MONTH}"
-            r"(?:,?[ ]\d{4})?)(?!\d)"
+            rf"(?i:\b(?:the[ ])?)((?<!\ba[ ])(?<!\bone[ ])(?<!\btwo[ ])(?<!\bper[ ])"
+            rf"(?i:{_SPELLED_ORDINAL_DAY})[ ]of[ ]{CAP_MONTH}\b(?:,?[ ]\d{{4}})?)(?!\d|['’]s)"
         ),
         MEDIUM,
         "a date with its day spelled out: Third of June 1946, the twenty-first of March",
@@ -3299,8 +3330,9 @@ RULES: tuple[Rule, ...] = (
         "date_german_day_only",
         "date",
         _c(
-            r"(?<!\b[Ii][ ])\b(?:am|zum|vom|bis[ ]zum|ab[ ]dem)[ ]((?:3[01]|[12]\d|0?[1-9])\.)"
-            r"(?=[ ]?(?:[a-zäöüß,;!?)]|\r?\n|$))"
+            r"(?<!\b[Ii][ ])(?<!\d[ ])\b(?:[Aa]m|[Zz]um|[Vv]om|[Bb]is[ ]zum|[Aa]b[ ]dem)[ ]"
+            r"((?:3[01]|[12]\d|0?[1-9])\.)(?=[ ]?(?:[a-zäöüß,;!?)]|\r?\n|$))"
+            r"(?![ ]?(?:mal|versuch|platz|tag|stock|klasse|lebensjahr|advent|preis|rang|stelle)\b)"
         ),
         MEDIUM,
         "a German day of the month without its month: am 12. kann ich nicht, bis zum 3.",
@@ -3311,10 +3343,9 @@ RULES: tuple[Rule, ...] = (
         "age_hindustani",
         "age",
         _c(
-            r"(?<![\w.,/:])(\d{1,3})[ ](?i:(?:saal|sal)[ ](?:ki|ke|ka)\b(?![ ](?:baad|bad|liye"
-            r"|lie|andar|pehle|pahle|tak|se)\b)|(?:ki|ke|ka)[ ]ho[ ](?:jayengi|jayenge|jaengi"
-            r"|jaenge|jayega|jaega|jayegi|jaegi|rahe|rahi|raha|gaye|gayi|gaya|gae|gai|chuke"
-            r"|chuki|chuka)\b)"
+            r"(?<![\w.,/:])(\d{1,3})[ ](?i:(?:saal|sal)[ ](?:ki|ke|ka)[ ](?:hai|hain|hoon|hun|tha"
+            r"|thi|the|ho|umar|umr)\b|(?:ki|ke|ka)[ ]ho[ ](?:jayengi|jayenge|jaengi|jaenge"
+            r"|jayega|jaega|jayegi|jaegi|rahe[ ]hain|rahi[ ]hai|raha[ ]hai)\b)"
         ),
         MEDIUM,
         "an age in Hindi or Urdu written in Latin letters: 80 ki ho jayengi, 83 ke ho rahe hain,"
@@ -5814,11 +5845,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "organization_shop_malay",
         "organization",
-        _c(rf"(?i:\b(?:toko|kedai|warung)[ ])({CAP_WORD}(?:[ ]{CAP_WORD}){{0,3}})(?![\w-])"),
+        _c(rf"\b(?:toko|kedai|warung)[ ]({CAP_WORD}(?:[ ]{CAP_WORD}){{0,3}})(?![\w-])"),
         MEDIUM,
-        "an Indonesian or Malay shop's name after the word for shop: dari toko Gadget Murah Jkt",
+        "an Indonesian or Malay shop's name after the word for shop: dari toko Gadget Murah Jkt; "
+        "not a place or a people alone (warung Padang, toko Cina)",
         group=1,
-        refine=refine_capitalised_place,
+        refine=refine_shop_name,
         anchors=("toko ", "kedai ", "warung "),
     ),
     Rule(
@@ -5994,7 +6026,8 @@ RULES: tuple[Rule, ...] = (
         "full person name",
         _c(
             "(?<![\u0e00-\u0e7f])คุณ(?!แม่|พ่อ|หมอ|ครู|ลูกค้า|ป้า|ลุง|ยาย|ตา|น้า|อา|ผู้)"
-            "([\u0e01-\u0e2e][\u0e00-\u0e7f]{1,11})(?=[ \t\n,.!?)]|$)"
+            "(?![\u0e00-\u0e7f]*(?:ไหม|มั้ย|อะไร|ยังไง|ไหน|ได้|อยู่|ต้อง|ช่วย|รู้|คิด|จะ|เป็น|มี))"
+            "([\u0e01-\u0e2e][\u0e00-\u0e7f]{1,7})(?=[ \t\n,.!?)]|$)"
         ),
         MEDIUM,
         "a Thai name after the title คุณ (Khun), up to the space that ends it: คุณนิด ไม่อยู่",
@@ -6023,10 +6056,10 @@ RULES: tuple[Rule, ...] = (
         ),
         MEDIUM,
         "a capitalised name after a greeting of another language and before its comma (Hallo "
-        "Andi, Hola Matías, Kedves Gábor!): each word a known name or no common word of the "
-        "text's language (not Hallo Zusammen, Hola Equipo)",
+        "Vroni, Hola Matías, Kedves Gábor!): each word a known name and no common word of the "
+        "text's language (not Hallo Zusammen, Hola Equipo, Tisztelt Uram)",
         group=1,
-        refine=refine_uncommon_name,
+        refine=refine_greeted_name,
         trigger=Trigger(_c(rf"(?i:\b(?:{GREETING_INTL}))"), 0, 70),
     ),
     Rule(

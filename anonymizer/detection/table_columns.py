@@ -136,13 +136,17 @@ def column_category(header: str) -> str | None:
     if key in _HEADERS:
         return _HEADERS[key]
     party, _, rest = key.partition("_")
-    if party in _PARTY_PREFIXES and rest in _HEADERS:
-        return _HEADERS[rest]  # "Shipping Name", "Billing Zip", "Buyer Phone"
+    if party in _PARTY_PREFIXES and rest in _PARTY_FIELDS:
+        return _HEADERS[rest]  # "Shipping Name", "Billing Zip", "Buyer Phone"; not "Ship Via"
     return None
 
 
 # Whose field a header's first word says it is in an order or CRM export.
 _PARTY_PREFIXES = frozenset("shipping billing delivery buyer recipient sender ship bill".split())
+_PARTY_FIELDS = frozenset(
+    "name first_name last_name zip zipcode zip_code postcode postal_code address address1 "
+    "address_1 address2 street city province state country phone email company".split()
+)
 
 
 # Whose number a header of the form "<word> #" / "<word> no." names: an identifier of ours.

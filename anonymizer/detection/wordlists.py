@@ -154,7 +154,7 @@ team everyone everybody all guys folks there sir madam colleagues friends family
 mr mrs ms dr prof doctor nurse patient client customer user admin support
 agent caller speaker host guest moderator operator system bot assistant interviewer q
 world aboard valued wishes mate buddy dude bro pal lot much advance everyone
-i i'm im i’m i've i'll i'd batchmates classmates teammates workmates flatmates housemates
+i i'm i’m i've i'll i'd batchmates classmates teammates workmates flatmates housemates
 policyholder
 denies reports states presents presented complains complained notes noted reported
 stated appears appeared remains remained feels felt went came got made took gave left
@@ -389,6 +389,7 @@ cell reception helpdesk mailbox noreply parent carer guardian identifier
 # a name alone, never spread from a name they stood before.
 TITLES_OF_ADDRESS = _words("""
 herrn alhaji alhaja hajia deaconess mdm engr ibu bapak encik puan datuk dato kak mbak khun
+uram hölgyem
 """)
 # Each is a name's title or a name's neighbour in some text ("Mama Jo", "Salamat Dels"), so
 # only a span made of them alone is none.

@@ -1,14 +1,16 @@
-"""Session 20: given names Faker lacks (gender-guesser's dictionary: Rajesh, Anju); a person
-called through a role ("contact our property manager Rajesh at ..."); dates as a web server's
-log writes them (03/Apr/2025), spelled out (Third of June 1946), in Hungarian mail headers
-(2024. szept. 3., kedd) and as a German day alone (am 12.); an age in Hindi or Urdu written in
-Latin letters (80 ki ho jayengi); the agent's login in a helpdesk's internal note; plates after
-a Serbian keyword and in Arabic letters; an order export's "Shipping Name"/"Shipping Zip"
-columns; an Indonesian shop's name; a Thai name after คุณ; names after greetings of other
-languages (Hallo, Caro, Kedves) and below a Bavarian sign-off. And what is none: "I'm" or a
-word for classmates after a greeting or a label, "back" in "ring back on", "am" before a
-number in German, a time as a user name, 0.0.0.0, a SIRET as a card number, a masked
-Aadhaar, a prepared statement's parameter as a postcode, a language after "in".
+"""Session 20: a person called through a role ("contact our property manager Dariusz at
+..."); dates as a web server's log writes them (03/Apr/2025), spelled out (Third of June
+1946), in Hungarian mail headers (2024. szept. 3., kedd) and as a German day alone (am 12.);
+an age in Hindi or Urdu written in Latin letters (80 ki ho jayengi); the agent's login in a
+helpdesk's internal note; plates after a Serbian keyword and in Arabic letters; an order
+export's "Shipping Name"/"Shipping Zip" columns; an Indonesian shop's name; a Thai name after
+คุณ; known names after greetings of other languages (Caro, Kedves) and below a Bavarian
+sign-off. And what is none: "I'm" or a word for classmates after a greeting or a label,
+"back" in "ring back on", "am" before a number in German, a time as a user name, 0.0.0.0, a
+SIRET as a card number, a masked Aadhaar, a prepared statement's parameter as a postcode, a
+language after "in", an age limit, a CI pipeline's number, and the readings a review of the
+first version found (คุณ as "you", salutations, durations in Hindi, status words as logins,
+"Ship Via", German ordinals before a noun, fractions of a month, a cuisine as a shop).
 Every example was written for this test; none comes from an evaluation set. Each positive
 case fails on the detector of the last landed release (9ff3495); each negative case guards a
 reading the new code must not take, or one that release took."""
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import pytest
 
-from anonymizer.detection.names import is_known_name
 from anonymizer.detection.regex import RegexDetector
 from anonymizer.detection.table_columns import column_category, table_column_detections
 from tests.anonymizer.detection.span_helpers import raw_spans as _raw
@@ -30,20 +31,9 @@ def _rule_spans(text: str, category: str, rule_id: str | None = None) -> list[st
     return _raw(found, text, category)
 
 
-@pytest.mark.parametrize("name", ["Rajesh", "anju", "Kasia", "Priyanka", "Zawadi"])
-def test_given_names_of_the_dictionary_are_known(name):
-    pytest.importorskip("gender_guesser")
-    assert is_known_name(name)
-
-
-@pytest.mark.parametrize("word", ["the", "to", "march", "thu", "mon", "sept", "aga", "you", "ids"])
-def test_words_of_the_dictionary_are_no_known_name(word):
-    assert not is_known_name(word)
-
-
 def test_a_person_called_through_a_role_is_found():
-    text = "If it is not resolved, please contact our property manager Rajesh at 647 291 7720."
-    assert _rule_spans(text, "full person name") == ["Rajesh"]
+    text = "If it is not resolved, please contact our property manager Dariusz at 647 291 7720."
+    assert _rule_spans(text, "full person name") == ["Dariusz"]
     text = "or call my brother tomasz on 0412 555 019 after six"
     assert _rule_spans(text, "full person name") == ["tomasz"]
 
@@ -177,7 +167,7 @@ def test_a_thai_name_after_khun_is_found():
     [
         ("Kedves Gábor!\nKöszönöm a gyors választ.", "Gábor"),
         ("Caro Marco, ti scrivo per la riunione di giovedì.", "Marco"),
-        ("Ciao Vroni, ich komme am Samstag später.\nLG", "Vroni"),
+        ("Ciao Marta, ich komme am Samstag später.\nLG", "Marta"),
     ],
 )
 def test_a_name_after_a_greeting_of_another_language(text, name):
@@ -186,7 +176,14 @@ def test_a_name_after_a_greeting_of_another_language(text, name):
 
 @pytest.mark.parametrize(
     "text",
-    ["Hallo Zusammen,\nwir treffen uns um acht", "Hola Equipo, les escribo por", "Liebe Grüße\n"],
+    [
+        "Hallo Zusammen,\nwir treffen uns um acht",
+        "Hola Equipo, les escribo por",
+        "Liebe Grüße\n",
+        "Tisztelt Uram!\nKöszönöm a levelét.",
+        "Kia ora Whānau,\nthe hui is on Saturday",
+        "Szia Mindenki!\nMa este",
+    ],
 )
 def test_a_common_word_after_a_greeting_of_another_language_is_no_name(text):
     assert _rule_spans(text, "full person name", "person_greeting_intl") == []
@@ -257,3 +254,53 @@ def test_a_ci_systems_run_number_is_no_reference(text):
 
 def test_an_order_number_after_a_hash_is_still_a_reference():
     assert "#104455" in _rule_spans("your order #104455 shipped today", "reference id")
+
+
+@pytest.mark.parametrize("text", ["คุณสบายดีไหม ครับ", "คุณอยู่ที่ไหน?", "คุณต้องการอะไร ครับ"])
+def test_khun_as_you_before_a_verb_is_no_title(text):
+    assert _rule_spans(text, "full person name", "person_thai_khun") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["mujhe 5 saal ka experience hai", "2 saal ki warranty milegi", "tamatar 80 ke ho gaye"],
+)
+def test_durations_and_prices_in_hindi_are_no_age(text):
+    assert _rule_spans(text, "age", "age_hindustani") == []
+
+
+@pytest.mark.parametrize("text", ["Internal note (draft)\nsee above", "Note interne (urgent)"])
+def test_a_status_word_in_an_internal_note_heading_is_no_login(text):
+    assert _rule_spans(text, "handle", "internal_note_author") == []
+
+
+def test_a_ship_via_column_is_no_address():
+    assert column_category("Ship Via") is None
+
+
+@pytest.mark.parametrize(
+    "text", ["Wir sehen uns zum 2. mal", "am 5. versuch hats geklappt", "Meeting at 10 am 2. bring"]
+)
+def test_a_german_ordinal_before_a_noun_or_after_a_time_is_no_date(text):
+    assert _rule_spans(text, "date", "date_german_day_only") == []
+
+
+def test_a_capitalised_german_day_opening_a_sentence_is_a_date():
+    assert _rule_spans("Am 12. kann ich leider nicht.", "date", "date_german_day_only") == ["12."]
+
+
+@pytest.mark.parametrize(
+    "text", ["sales fell to a third of March levels", "a fifth of June's budget"]
+)
+def test_a_fraction_of_a_month_is_no_date(text):
+    assert _rule_spans(text, "date", "date_spelled_ordinal") == []
+
+
+@pytest.mark.parametrize("text", ["Patient: Im Yoon-ah, 34", "Dear Im,\nthank you"])
+def test_the_korean_surname_im_is_still_a_name(text):
+    assert any("Im" in span for span in _rule_spans(text, "full person name"))
+
+
+@pytest.mark.parametrize("text", ["makan siang di warung Padang", "I met Toko Yamamoto there"])
+def test_a_cuisine_or_a_japanese_given_name_is_no_shop(text):
+    assert _rule_spans(text, "organization", "organization_shop_malay") == []
